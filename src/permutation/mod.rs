@@ -1,0 +1,233 @@
+//! The permutations of Elephant and what the mode needs from each of them.
+//!
+//! The `const fn`s here are the reference definitions (usable in `const`
+//! items); the [`Permutation`] trait ties each one to its block size, tag
+//! size and mask LFSR φ, and gives the mode a batched entry point that
+//! permutes many independent blocks in one call.
+
+mod keccak;
+mod spongent;
+
+pub use keccak::keccak_f200;
+pub use spongent::{spongent_pi_160, spongent_pi_176};
+
+use aead::array::ArraySize;
+use aead::consts::{U8, U16};
+use core::fmt::Debug;
+use zeroize::Zeroize;
+
+mod sealed {
+    /// Keeps [`super::Permutation`] closed: the mode was checked with these
+    /// three instances only.
+    pub trait Sealed {}
+}
+
+/// A permutation that an [`Elephant`](crate::Elephant) instance is built on.
+///
+/// The trait is sealed: it is implemented by [`Spongent160`] (Dumbo),
+/// [`Spongent176`] (Jumbo) and [`Keccak200`] (Delirium) only.
+pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + 'static {
+    /// One state of the permutation, which is one block of the mode.
+    type Block: Copy + Default + AsRef<[u8]> + AsMut<[u8]> + Zeroize + Send + Sync + 'static;
+
+    /// Length of the authentication tag in bytes.
+    type TagSize: ArraySize;
+
+    /// Length of [`Self::Block`] in bytes.
+    const BLOCK_SIZE: usize;
+
+    /// Name of the Elephant instance built on this permutation.
+    const INSTANCE: &'static str;
+
+    /// Permutes one block in place.
+    fn permute(block: &mut Self::Block);
+
+    /// Permutes every block of `blocks` in place, each independently.
+    ///
+    /// This is the entry point for fast backends: handing many blocks over at
+    /// once lets them work on several states in parallel.
+    fn permute_batch(blocks: &mut [Self::Block]) {
+        for block in blocks {
+            Self::permute(block);
+        }
+    }
+
+    /// The mask LFSR φ: `mask_{i+1} = φ(mask_i)`.
+    fn next_mask(mask: &Self::Block) -> Self::Block;
+}
+
+/// Spongent-π[160], the permutation of Dumbo (20-byte blocks, 8-byte tags).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spongent160;
+
+/// Spongent-π[176], the permutation of Jumbo (22-byte blocks, 8-byte tags).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spongent176;
+
+/// Keccak-f[200], the permutation of Delirium (25-byte blocks, 16-byte tags).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Keccak200;
+
+impl sealed::Sealed for Spongent160 {}
+impl sealed::Sealed for Spongent176 {}
+impl sealed::Sealed for Keccak200 {}
+
+/// Shifts a block one byte towards the front and appends `last`: every φ of
+/// Elephant has this shape.
+fn shift_in<const BYTES: usize>(block: &[u8; BYTES], last: u8) -> [u8; BYTES] {
+    let mut next = [0u8; BYTES];
+    for (to, from) in next.iter_mut().zip(block.iter().skip(1).chain([&last])) {
+        *to = *from;
+    }
+    next
+}
+
+impl Permutation for Spongent160 {
+    type Block = [u8; 20];
+    type TagSize = U8;
+    const BLOCK_SIZE: usize = 20;
+    const INSTANCE: &'static str = "Dumbo";
+
+    fn permute(block: &mut Self::Block) {
+        *block = spongent_pi_160(*block);
+    }
+
+    fn next_mask(x: &Self::Block) -> Self::Block {
+        let [x0, _, _, x3, .., x13, _, _, _, _, _, _] = *x;
+        shift_in(x, x0.rotate_left(3) ^ (x3 << 7) ^ (x13 >> 7))
+    }
+}
+
+impl Permutation for Spongent176 {
+    type Block = [u8; 22];
+    type TagSize = U8;
+    const BLOCK_SIZE: usize = 22;
+    const INSTANCE: &'static str = "Jumbo";
+
+    fn permute(block: &mut Self::Block) {
+        *block = spongent_pi_176(*block);
+    }
+
+    fn next_mask(x: &Self::Block) -> Self::Block {
+        let [x0, _, _, x3, .., x19, _, _] = *x;
+        shift_in(x, x0.rotate_left(1) ^ (x3 << 7) ^ (x19 >> 7))
+    }
+}
+
+impl Permutation for Keccak200 {
+    type Block = [u8; 25];
+    type TagSize = U16;
+    const BLOCK_SIZE: usize = 25;
+    const INSTANCE: &'static str = "Delirium";
+
+    fn permute(block: &mut Self::Block) {
+        *block = keccak_f200(*block);
+    }
+
+    fn next_mask(x: &Self::Block) -> Self::Block {
+        let [x0, _, x2, .., x13, _, _, _, _, _, _, _, _, _, _, _] = *x;
+        shift_in(x, x0.rotate_left(1) ^ x2.rotate_left(1) ^ (x13 << 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `00 01 02 …` as a block.
+    const fn counting<const N: usize>() -> [u8; N] {
+        let mut out = [0u8; N];
+        let mut i = 0;
+        while i < N {
+            out[i] = i as u8;
+            i += 1;
+        }
+        out
+    }
+
+    /// Compile-time equality of two byte arrays.
+    const fn same<const N: usize>(a: [u8; N], b: [u8; N]) -> bool {
+        let mut i = 0;
+        while i < N {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    // The permutation test values of the spec note, checked at compile time.
+    const _: () = {
+        use hex_literal::hex;
+        assert!(same(
+            spongent_pi_160([0; 20]),
+            hex!("e80c0086a2cb8286a162c50ede3ed1b95f74edca")
+        ));
+        assert!(same(
+            spongent_pi_160(counting()),
+            hex!("7c800edf9a560df7cc19f1a2262c7d73267bf77b")
+        ));
+        assert!(same(
+            spongent_pi_160([0xff; 20]),
+            hex!("34d15c4568726710ed65c61ad66ba32eefd3ce73")
+        ));
+        assert!(same(
+            spongent_pi_176([0; 22]),
+            hex!("7cc4ce71e12103a7601e25ff8970fb10bf32793c2379")
+        ));
+        assert!(same(
+            spongent_pi_176(counting()),
+            hex!("d26976eb3534b585cdd061e7c6e49b5beed9e8d86626")
+        ));
+        assert!(same(
+            spongent_pi_176([0xff; 22]),
+            hex!("d430dd0c8c0e5d52eadabe84aab76b73265f5284795c")
+        ));
+        assert!(same(
+            keccak_f200([0; 25]),
+            hex!("3c2826841cb35c171eaae9b811134ceaa3852c69d2c5abafea")
+        ));
+        assert!(same(
+            keccak_f200(counting()),
+            hex!("7f0340bd5ef9a9ce6c77d141ea9123772d83f040bf231ca51c")
+        ));
+        assert!(same(
+            keccak_f200([0xff; 25]),
+            hex!("abb5ffdb767e089992e64fd66fed8ec992844560df6994c556")
+        ));
+    };
+
+    /// φ written index by index from the spec note, to check the
+    /// destructuring forms above.
+    fn spec_phi(x: &[u8], last: u8) -> Vec<u8> {
+        let mut y = x[1..].to_vec();
+        y.push(last);
+        y
+    }
+
+    #[test]
+    fn mask_lfsrs_match_the_spec() {
+        let mut x20 = counting::<20>();
+        let mut x22 = counting::<22>();
+        let mut x25 = counting::<25>();
+        for round in 0..200u8 {
+            let y = spec_phi(&x20, x20[0].rotate_left(3) ^ (x20[3] << 7) ^ (x20[13] >> 7));
+            x20 = Spongent160::next_mask(&x20);
+            assert_eq!(x20.as_slice(), y, "Dumbo φ step {round}");
+            let y = spec_phi(&x22, x22[0].rotate_left(1) ^ (x22[3] << 7) ^ (x22[19] >> 7));
+            x22 = Spongent176::next_mask(&x22);
+            assert_eq!(x22.as_slice(), y, "Jumbo φ step {round}");
+            let y = spec_phi(
+                &x25,
+                x25[0].rotate_left(1) ^ x25[2].rotate_left(1) ^ (x25[13] << 1),
+            );
+            x25 = Keccak200::next_mask(&x25);
+            assert_eq!(x25.as_slice(), y, "Delirium φ step {round}");
+            // Keep bits flowing through all positions.
+            x20[7] ^= round.wrapping_mul(37);
+            x22[9] ^= round.wrapping_mul(91);
+            x25[11] ^= round.wrapping_mul(53);
+        }
+    }
+}
