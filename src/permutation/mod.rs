@@ -135,6 +135,7 @@ mod tests {
     use super::*;
 
     /// `00 01 02 …` as a block.
+    #[allow(clippy::cast_possible_truncation)] // N ≤ 25, so i fits a byte.
     const fn counting<const N: usize>() -> [u8; N] {
         let mut out = [0u8; N];
         let mut i = 0;

@@ -1,0 +1,133 @@
+//! Messages and associated data far longer than any KAT covers, checked
+//! against the plain one-block-at-a-time reference in `common`: lengths at
+//! and around every block boundary, every run of the batched mode, and
+//! random lengths up to 64 KiB.
+
+// A failing test panics; test data is made by deliberately truncating casts.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::cast_possible_truncation
+)]
+
+mod common;
+
+use common::{Instance, reference_encrypt};
+use elephant_aead::aead::{Aead, KeyInit, Nonce, Payload};
+use elephant_aead::{Delirium, Dumbo, Jumbo};
+
+/// The batched mode hands at most this many blocks to the permutation at
+/// once (on 64-bit targets); lengths around its multiples cross runs.
+const RUN_BLOCKS: usize = 256;
+
+/// Deterministic test bytes (xorshift), so failures reproduce.
+fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect()
+}
+
+/// Lengths at and around multiples of `block` that matter to the mode.
+fn boundary_lengths(block: usize) -> Vec<usize> {
+    let mut lengths: Vec<usize> = (0..=3 * block + 1).collect();
+    for blocks in [
+        7,
+        8,
+        63,
+        64,
+        65,
+        127,
+        128,
+        129,
+        RUN_BLOCKS - 1,
+        RUN_BLOCKS,
+        RUN_BLOCKS + 1,
+        2 * RUN_BLOCKS,
+        3 * RUN_BLOCKS + 5,
+    ] {
+        for delta in [-1i64, 0, 1] {
+            lengths.push((blocks as i64 * block as i64 + delta) as usize);
+        }
+    }
+    lengths
+}
+
+fn check<C: Aead + KeyInit>(instance: Instance, ad_len: usize, msg_len: usize, seed: u64) {
+    let key: [u8; 16] = bytes(seed, 16).try_into().unwrap();
+    let nonce: [u8; 12] = bytes(seed + 1, 12).try_into().unwrap();
+    let ad = bytes(seed + 2, ad_len);
+    let msg = bytes(seed + 3, msg_len);
+    let expected = reference_encrypt(instance, &key, &nonce, &ad, &msg);
+
+    let cipher = C::new_from_slice(&key).unwrap();
+    let nonce = Nonce::<C>::try_from(&nonce[..]).unwrap();
+    let sealed = cipher
+        .encrypt(
+            &nonce,
+            Payload {
+                msg: &msg,
+                aad: &ad,
+            },
+        )
+        .unwrap();
+    assert!(
+        sealed == expected,
+        "{instance:?}: encryption differs, AD {ad_len} B, message {msg_len} B"
+    );
+    let opened = cipher
+        .decrypt(
+            &nonce,
+            Payload {
+                msg: &sealed,
+                aad: &ad,
+            },
+        )
+        .unwrap();
+    assert!(
+        opened == msg,
+        "{instance:?}: decryption differs, AD {ad_len} B, message {msg_len} B"
+    );
+}
+
+fn check_instance<C: Aead + KeyInit>(instance: Instance) {
+    let m = instance.block_size();
+    for (i, len) in boundary_lengths(m).into_iter().enumerate() {
+        check::<C>(instance, 5, len, i as u64);
+        // AD blocks follow the 12-byte nonce: shift so the boundaries land on AD blocks.
+        check::<C>(instance, len.saturating_sub(12), 3, 1000 + i as u64);
+    }
+    for seed in 0..6u64 {
+        let msg_len = bytes(seed, 3)
+            .iter()
+            .fold(0usize, |acc, b| acc << 8 | *b as usize)
+            % (64 << 10);
+        let ad_len = bytes(seed + 50, 2)
+            .iter()
+            .fold(0usize, |acc, b| acc << 8 | *b as usize)
+            % 8192;
+        check::<C>(instance, ad_len, msg_len, 2000 + seed);
+    }
+    check::<C>(instance, 3 * RUN_BLOCKS * m + 1, 64 << 10, 3000);
+}
+
+#[test]
+fn dumbo_long_messages() {
+    check_instance::<Dumbo>(Instance::Dumbo);
+}
+
+#[test]
+fn jumbo_long_messages() {
+    check_instance::<Jumbo>(Instance::Jumbo);
+}
+
+#[test]
+fn delirium_long_messages() {
+    check_instance::<Delirium>(Instance::Delirium);
+}
