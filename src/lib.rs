@@ -70,6 +70,32 @@ impl<P: Permutation> AeadCore for Elephant<P> {
 }
 
 impl<P: Permutation> AeadInOut for Elephant<P> {
+    /// Encrypts the buffer in place and appends the tag.
+    ///
+    /// Unlike aead's default, room for the tag is made *before* encrypting, so
+    /// a buffer that cannot grow (a full `ArrayVec`) gives an error with the
+    /// message still in it, never a tagless ciphertext.
+    fn encrypt_in_place(
+        &self,
+        nonce: &Nonce<Self>,
+        associated_data: &[u8],
+        buffer: &mut dyn aead::Buffer,
+    ) -> Result<()> {
+        let message_len = buffer.len();
+        buffer.extend_from_slice(&Tag::<Self>::default())?;
+        let (message, tag_space) = buffer.as_mut().split_at_mut(message_len);
+        match self.encrypt_inout_detached(nonce, associated_data, message.into()) {
+            Ok(tag) => {
+                tag_space.copy_from_slice(&tag);
+                Ok(())
+            }
+            Err(error) => {
+                buffer.truncate(message_len);
+                Err(error)
+            }
+        }
+    }
+
     fn encrypt_inout_detached(
         &self,
         nonce: &Nonce<Self>,

@@ -213,9 +213,11 @@ fn for_each_padded_block<P: Permutation>(head: &[u8], tail: &[u8], mut f: impl F
 }
 
 /// Checks the documented per-call limits.
-fn check_lengths(associated_data: &[u8], message_len: usize) -> Result<()> {
-    let within = |len: usize| u64::try_from(len).is_ok_and(|len| len <= crate::MAX_MESSAGE_LEN);
-    if within(associated_data.len()) && within(message_len) {
+fn check_lengths(associated_data_len: usize, message_len: usize) -> Result<()> {
+    let within = |len: usize, max: u64| u64::try_from(len).is_ok_and(|len| len <= max);
+    if within(associated_data_len, crate::MAX_ASSOCIATED_DATA_LEN)
+        && within(message_len, crate::MAX_MESSAGE_LEN)
+    {
         Ok(())
     } else {
         Err(Error)
@@ -306,7 +308,7 @@ pub(crate) fn encrypt<P: Permutation>(
     associated_data: &[u8],
     mut buffer: InOutBuf<'_, '_, u8>,
 ) -> Result<TagOf<P>> {
-    check_lengths(associated_data, buffer.len())?;
+    check_lengths(associated_data.len(), buffer.len())?;
     let mut run = MaskedRun::<P>::new();
     apply_keystream(expanded_key, nonce, &mut run, buffer.reborrow());
     Ok(compute_tag(
@@ -328,7 +330,7 @@ pub(crate) fn decrypt<P: Permutation>(
     buffer: InOutBuf<'_, '_, u8>,
     tag: &TagOf<P>,
 ) -> Result<()> {
-    check_lengths(associated_data, buffer.len())?;
+    check_lengths(associated_data.len(), buffer.len())?;
     let mut run = MaskedRun::<P>::new();
     let mut expected = compute_tag(
         expanded_key,
@@ -345,5 +347,42 @@ pub(crate) fn decrypt<P: Permutation>(
         Ok(())
     } else {
         Err(Error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lengths above the documented limits cannot be allocated in a test, so
+    /// the check that turns them into errors is tested on its own.
+    #[test]
+    #[allow(clippy::cast_possible_truncation)] // Only run where usize is 64 bits.
+    fn lengths_above_the_limits_are_errors() {
+        if usize::BITS < 64 {
+            return;
+        }
+        let max_msg = crate::MAX_MESSAGE_LEN as usize;
+        let max_ad = crate::MAX_ASSOCIATED_DATA_LEN as usize;
+        assert!(check_lengths(0, 0).is_ok());
+        assert!(check_lengths(max_ad, max_msg).is_ok());
+        assert!(check_lengths(max_ad + 1, 0).is_err());
+        assert!(check_lengths(0, max_msg + 1).is_err());
+        assert!(check_lengths(usize::MAX, usize::MAX).is_err());
+    }
+
+    /// The padding always appends `01`, so a block-sized input takes two blocks.
+    #[test]
+    fn padding_adds_a_block_at_block_boundaries() {
+        let count = |head: &[u8], tail: &[u8]| {
+            let mut blocks = 0;
+            for_each_padded_block::<crate::Spongent160>(head, tail, |_| blocks += 1);
+            blocks
+        };
+        assert_eq!(count(&[], &[]), 1);
+        assert_eq!(count(&[0; 12], &[0; 7]), 1);
+        assert_eq!(count(&[0; 12], &[0; 8]), 2);
+        assert_eq!(count(&[], &[0; 39]), 2);
+        assert_eq!(count(&[], &[0; 40]), 3);
     }
 }

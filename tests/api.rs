@@ -1,0 +1,180 @@
+//! The public API as a user meets it: trait bounds, `Debug` without key
+//! material, `Clone`, and wrong or hostile input through every public path
+//! giving `aead::Error` (or a refused conversion), never a panic.
+
+// A failing test panics.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use elephant_aead::aead::inout::InOutBuf;
+use elephant_aead::aead::{AeadCore, AeadInOut, Key, KeyInit, Nonce, Tag};
+use elephant_aead::{Delirium, Dumbo, Elephant, Jumbo, Permutation};
+use zeroize::ZeroizeOnDrop;
+
+const KEY: [u8; 16] = *b"0123456789abcdef";
+const NONCE: [u8; 12] = *b"unique nonce";
+
+fn assert_traits<T: Send + Sync + Clone + core::fmt::Debug + ZeroizeOnDrop + Unpin>() {}
+
+#[test]
+fn ciphers_are_send_sync_clone_debug_and_zeroize_on_drop() {
+    assert_traits::<Dumbo>();
+    assert_traits::<Jumbo>();
+    assert_traits::<Delirium>();
+}
+
+#[test]
+fn sizes_are_the_specified_ones() {
+    fn sizes<C: AeadCore + KeyInit>() -> (usize, usize, usize) {
+        (
+            Key::<C>::default().len(),
+            Nonce::<C>::default().len(),
+            Tag::<C>::default().len(),
+        )
+    }
+    assert_eq!(sizes::<Dumbo>(), (16, 12, 8));
+    assert_eq!(sizes::<Jumbo>(), (16, 12, 8));
+    assert_eq!(sizes::<Delirium>(), (16, 12, 16));
+}
+
+fn debug_hides_the_key<P: Permutation>(name: &str) {
+    let cipher = Elephant::<P>::new(&KEY.into());
+    let shown = format!("{cipher:?} {cipher:#?}");
+    assert!(shown.contains(name), "{shown}");
+    // Neither the key nor any byte list (the expanded key) is printed.
+    assert!(!shown.contains("0123"), "{shown}");
+    assert!(!shown.contains('['), "{shown}");
+    assert!(!shown.chars().any(|c| c.is_ascii_digit()), "{shown}");
+}
+
+#[test]
+fn debug_never_prints_key_material() {
+    debug_hides_the_key::<elephant_aead::Spongent160>("Dumbo");
+    debug_hides_the_key::<elephant_aead::Spongent176>("Jumbo");
+    debug_hides_the_key::<elephant_aead::Keccak200>("Delirium");
+}
+
+fn clone_behaves_the_same<C: AeadInOut + KeyInit + Clone>() {
+    let cipher = C::new_from_slice(&KEY).unwrap();
+    let copy = cipher.clone();
+    drop(cipher);
+    let nonce = Nonce::<C>::try_from(&NONCE[..]).unwrap();
+    let original = C::new_from_slice(&KEY).unwrap();
+    let mut a = *b"some message";
+    let mut b = a;
+    let tag_a = original
+        .encrypt_inout_detached(&nonce, b"ad", (&mut a[..]).into())
+        .unwrap();
+    let tag_b = copy
+        .encrypt_inout_detached(&nonce, b"ad", (&mut b[..]).into())
+        .unwrap();
+    assert_eq!((a, tag_a), (b, tag_b));
+}
+
+#[test]
+fn a_clone_encrypts_like_the_original() {
+    clone_behaves_the_same::<Dumbo>();
+    clone_behaves_the_same::<Jumbo>();
+    clone_behaves_the_same::<Delirium>();
+}
+
+fn wrong_input_is_an_error<C: AeadInOut + KeyInit>() {
+    // Keys, nonces and tags of the wrong length, given as slices.
+    for len in [0, 15, 17, 32] {
+        assert!(C::new_from_slice(&vec![7; len]).is_err(), "key of {len} B");
+    }
+    for len in [0, 11, 13, 16] {
+        assert!(
+            Nonce::<C>::try_from(&vec![7; len][..]).is_err(),
+            "nonce of {len} B"
+        );
+    }
+    let tag_len = Tag::<C>::default().len();
+    for len in [0, tag_len - 1, tag_len + 1] {
+        assert!(
+            Tag::<C>::try_from(&vec![7; len][..]).is_err(),
+            "tag of {len} B"
+        );
+    }
+
+    let cipher = C::new_from_slice(&KEY).unwrap();
+    let nonce = Nonce::<C>::try_from(&NONCE[..]).unwrap();
+
+    // Ciphertext shorter than the tag, through the postfix-tag path.
+    for len in 0..tag_len {
+        let mut short = vec![0u8; len];
+        assert!(cipher.decrypt_in_place(&nonce, b"", &mut short).is_err());
+        assert_eq!(
+            short,
+            vec![0u8; len],
+            "a failed decryption changed the buffer"
+        );
+    }
+
+    // Empty everything works and roundtrips.
+    let tag = cipher
+        .encrypt_inout_detached(&nonce, &[], InOutBuf::from(&mut [][..]))
+        .unwrap();
+    cipher
+        .decrypt_inout_detached(&nonce, &[], InOutBuf::from(&mut [][..]), &tag)
+        .unwrap();
+    // ... and an all-zero tag for empty input is rejected.
+    let zero_tag = Tag::<C>::default();
+    if tag != zero_tag {
+        assert!(
+            cipher
+                .decrypt_inout_detached(&nonce, &[], InOutBuf::from(&mut [][..]), &zero_tag)
+                .is_err()
+        );
+    }
+
+    // Separate input and output of different lengths cannot even be paired.
+    let input = [1u8; 10];
+    let mut output = [0u8; 9];
+    assert!(InOutBuf::new(&input, &mut output).is_err());
+}
+
+#[test]
+fn wrong_input_is_an_error_not_a_panic() {
+    wrong_input_is_an_error::<Dumbo>();
+    wrong_input_is_an_error::<Jumbo>();
+    wrong_input_is_an_error::<Delirium>();
+}
+
+/// Encryption and decryption with a detached tag on plain slices: no
+/// allocation involved.
+#[test]
+fn detached_tags_on_plain_slices() {
+    let cipher = Dumbo::new(&KEY.into());
+    let nonce = Nonce::<Dumbo>::from(NONCE);
+    let mut buffer = *b"firmware telemetry frame";
+    let tag = cipher
+        .encrypt_inout_detached(&nonce, b"hdr", (&mut buffer[..]).into())
+        .unwrap();
+    assert_ne!(&buffer, b"firmware telemetry frame");
+    cipher
+        .decrypt_inout_detached(&nonce, b"hdr", (&mut buffer[..]).into(), &tag)
+        .unwrap();
+    assert_eq!(&buffer, b"firmware telemetry frame");
+}
+
+/// With the `arrayvec` feature, a fixed-capacity `ArrayVec` is an
+/// `aead::Buffer`: ciphertext and tag are appended in place without a heap.
+#[cfg(feature = "arrayvec")]
+#[test]
+fn in_place_into_a_fixed_capacity_arrayvec() {
+    use elephant_aead::aead::arrayvec::ArrayVec;
+    let cipher = Delirium::new(&KEY.into());
+    let nonce = Nonce::<Delirium>::from(NONCE);
+    let mut buffer: ArrayVec<u8, 64> = ArrayVec::new();
+    buffer.try_extend_from_slice(b"sensor reading 42").unwrap();
+    cipher.encrypt_in_place(&nonce, b"", &mut buffer).unwrap();
+    assert_eq!(buffer.len(), 17 + 16);
+    cipher.decrypt_in_place(&nonce, b"", &mut buffer).unwrap();
+    assert_eq!(&buffer[..], b"sensor reading 42");
+
+    // No room for the tag: an error, and the message is left as it was.
+    let mut full: ArrayVec<u8, 20> = ArrayVec::new();
+    full.try_extend_from_slice(b"twenty bytes exactly").unwrap();
+    assert!(cipher.encrypt_in_place(&nonce, b"", &mut full).is_err());
+    assert_eq!(&full[..], b"twenty bytes exactly");
+}
