@@ -36,13 +36,13 @@ pub struct Elephant<P: Permutation> {
     permutation: PhantomData<P>,
 }
 
-/// Elephant-Spongent-π[160], the primary member: 8-byte tags.
+/// Elephant-Spongent-π\[160\], the primary member: 8-byte tags.
 pub type Dumbo = Elephant<Spongent160>;
 
-/// Elephant-Spongent-π[176]: 8-byte tags.
+/// Elephant-Spongent-π\[176\]: 8-byte tags.
 pub type Jumbo = Elephant<Spongent176>;
 
-/// Elephant-Keccak-f[200]: 16-byte tags.
+/// Elephant-Keccak-f\[200\]: 16-byte tags.
 pub type Delirium = Elephant<Keccak200>;
 
 impl<P: Permutation> KeySizeUser for Elephant<P> {

@@ -1,4 +1,4 @@
-//! Keccak-f[200] as a `const fn`: the reference that every faster backend
+//! Keccak-f\[200\] as a `const fn`: the reference that every faster backend
 //! is tested against, and the compile-time path.
 //!
 //! Lanes are bytes; every operation is a fixed sequence of XOR, AND, NOT and
@@ -15,7 +15,7 @@ const ROUND_CONSTANTS: [u8; 18] = [
     0x02, 0x80,
 ];
 
-/// Keccak-f[200]: 18 rounds on 25 byte lanes, lane (x, y) at byte `x + 5y`
+/// Keccak-f\[200\]: 18 rounds on 25 byte lanes, lane (x, y) at byte `x + 5y`
 /// (the permutation of Delirium).
 ///
 /// ```

@@ -56,15 +56,15 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     fn next_mask(mask: &Self::Block) -> Self::Block;
 }
 
-/// Spongent-π[160], the permutation of Dumbo (20-byte blocks, 8-byte tags).
+/// Spongent-π\[160\], the permutation of Dumbo (20-byte blocks, 8-byte tags).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Spongent160;
 
-/// Spongent-π[176], the permutation of Jumbo (22-byte blocks, 8-byte tags).
+/// Spongent-π\[176\], the permutation of Jumbo (22-byte blocks, 8-byte tags).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Spongent176;
 
-/// Keccak-f[200], the permutation of Delirium (25-byte blocks, 16-byte tags).
+/// Keccak-f\[200\], the permutation of Delirium (25-byte blocks, 16-byte tags).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Keccak200;
 

@@ -1,11 +1,11 @@
-//! Spongent-π[160] and Spongent-π[176] as `const fn`s: the reference that
+//! Spongent-π\[160\] and Spongent-π\[176\] as `const fn`s: the reference that
 //! every faster backend is tested against, and the compile-time path.
 //!
 //! The S-box is evaluated as a boolean circuit on the nibbles of each byte
 //! (never a table indexed by the state), and the bit permutation moves bits
 //! by public positions only, so the time taken does not depend on the state.
 
-/// Spongent-π[160]: 80 rounds on a 20-byte state (the permutation of Dumbo).
+/// Spongent-π\[160\]: 80 rounds on a 20-byte state (the permutation of Dumbo).
 ///
 /// ```
 /// use elephant_aead::permutation::spongent_pi_160;
@@ -17,7 +17,7 @@ pub const fn spongent_pi_160(state: [u8; 20]) -> [u8; 20] {
     spongent::<20>(state, 80, 0x75)
 }
 
-/// Spongent-π[176]: 90 rounds on a 22-byte state (the permutation of Jumbo).
+/// Spongent-π\[176\]: 90 rounds on a 22-byte state (the permutation of Jumbo).
 ///
 /// ```
 /// use elephant_aead::permutation::spongent_pi_176;
