@@ -1,6 +1,9 @@
 #![cfg_attr(not(test), no_std)]
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+// Library code must not panic on any input: no unchecked indexing or
+// arithmetic (the few justified exceptions say why where they are allowed).
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
 pub use aead;
 
@@ -138,3 +141,21 @@ impl<P: Permutation> Drop for Elephant<P> {
 }
 
 impl<P: Permutation> ZeroizeOnDrop for Elephant<P> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one place a test needs `unsafe`: to look at a value after its
+    /// destructor ran, which is the only way to see what `Drop` left behind.
+    #[test]
+    fn dropping_wipes_the_expanded_key() {
+        let mut cipher = core::mem::ManuallyDrop::new(Dumbo::new(&[0x42; 16].into()));
+        assert_ne!(cipher.expanded_key, [0; 20]);
+        // SAFETY: the destructor runs exactly once, and afterwards only the
+        // plain byte array inside the `ManuallyDrop` is read: its memory is
+        // still owned here and initialised (zeroize wrote zeros into it).
+        unsafe { core::mem::ManuallyDrop::drop(&mut cipher) };
+        assert_eq!(cipher.expanded_key, [0; 20]);
+    }
+}

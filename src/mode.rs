@@ -124,7 +124,8 @@ impl<P: Permutation> MaskedRun<P> {
             xor_into(mask.as_mut(), mask_b.as_ref());
             *state = *input;
             xor_into(state.as_mut(), mask.as_ref());
-            self.queued += 1;
+            // Cannot overflow: `queued` < RUN_BLOCKS here.
+            self.queued = self.queued.saturating_add(1);
             self.used = self.used.max(self.queued);
         }
     }
@@ -199,7 +200,8 @@ fn for_each_padded_block<P: Permutation>(head: &[u8], tail: &[u8], mut f: impl F
                 *to = *from;
             }
             part = later;
-            filled += take;
+            // Cannot overflow: `filled + take` ≤ the block size.
+            filled = filled.saturating_add(take);
             if filled == P::BLOCK_SIZE {
                 f(&block);
                 block = P::Block::default();
@@ -245,7 +247,7 @@ fn apply_keystream<P: Permutation>(
     let mut masks = MaskWindow::<P>::new(expanded_key);
     let mut rest = buffer;
     while !rest.is_empty() {
-        let run_len = rest.len().min(RUN_BLOCKS * P::BLOCK_SIZE);
+        let run_len = rest.len().min(RUN_BLOCKS.saturating_mul(P::BLOCK_SIZE));
         let (run_bytes, tail) = rest.split_at(run_len);
         for _ in 0..run_bytes.len().div_ceil(P::BLOCK_SIZE) {
             run.push(&nonce, masks.current(), masks.next());
@@ -351,6 +353,7 @@ pub(crate) fn decrypt<P: Permutation>(
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // Tests may panic.
 mod tests {
     use super::*;
 

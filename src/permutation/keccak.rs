@@ -4,6 +4,13 @@
 //! Lanes are bytes; every operation is a fixed sequence of XOR, AND, NOT and
 //! rotations, so the time taken does not depend on the state.
 
+// A `const fn` cannot use iterators, so these loops index. Every index is a
+// loop counter or constant, bounded by the array lengths and independent of
+// the data, and the compile-time test vectors in `permutation` evaluate every
+// such path: an index out of bounds would fail the build, not panic later.
+// The arithmetic is on those bounded counters and on 7-bit round constants.
+#![allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
 /// Rotation offsets ρ for lane `x + 5y`, reduced mod 8.
 const RHO: [u32; 25] = [
     0, 1, 6, 4, 3, 4, 4, 6, 7, 4, 3, 2, 3, 1, 7, 1, 5, 7, 5, 0, 2, 2, 5, 0, 6,

@@ -131,6 +131,7 @@ impl Permutation for Keccak200 {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // Tests may panic.
 mod tests {
     use super::*;
 
