@@ -124,10 +124,27 @@ fn check<C: AeadInOut + KeyInit>(message_lens: &[usize], ad_lens: &[usize]) -> u
     cases
 }
 
+/// A deliberate leak: branches on a secret byte. `bash ct-check/run` expects
+/// memcheck to report it, which shows that the marking above really works.
+fn leak_on_purpose() {
+    let key = [0x5au8; 16];
+    secret(&key);
+    let branch_taken = std::hint::black_box(key[0]) & 1 == 1;
+    if branch_taken {
+        println!("self-test: branched on a secret (memcheck must report this)");
+    } else {
+        println!("self-test: branched on a secret (memcheck must report this).");
+    }
+}
+
 fn main() -> ExitCode {
     if client_request(RUNNING_ON_VALGRIND, 0, 0) == 0 {
         eprintln!("ct-check must run under valgrind: bash ct-check/run");
         return ExitCode::FAILURE;
+    }
+    if std::env::args().nth(1).as_deref() == Some("--self-test") {
+        leak_on_purpose();
+        return ExitCode::SUCCESS;
     }
     // Short messages (single-block paths), runs around every batch width,
     // and long messages that fill several full runs of the mode.
