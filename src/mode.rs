@@ -9,6 +9,9 @@ use aead::{Error, Result};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
+#[cfg(feature = "rayon")]
+mod parallel;
+
 /// How many blocks the mode hands to [`Permutation::permute_batch`] at once.
 ///
 /// Wide enough to fill the widest batch backend; a target without batch
@@ -159,6 +162,20 @@ struct TagAccumulator<P: Permutation> {
 }
 
 impl<P: Permutation> TagAccumulator<P> {
+    /// `T = 0`.
+    fn new() -> Self {
+        Self {
+            sum: P::Block::default(),
+        }
+    }
+
+    /// Adds `other`'s sum to this one (the sum is a XOR, so parts of a
+    /// message can be summed separately in any order).
+    #[cfg(feature = "rayon")]
+    fn merge(&mut self, other: &Self) {
+        xor_into(self.sum.as_mut(), other.sum.as_ref());
+    }
+
     /// Adds every result of the run to the sum.
     fn absorb(&mut self, run: &mut MaskedRun<P>) {
         for block in run.evaluate() {
@@ -236,15 +253,17 @@ fn nonce_block<P: Permutation>(nonce: &[u8; NONCE_SIZE]) -> P::Block {
 }
 
 /// XORs the keystream `trunc(P(N‖0 ⊕ δ_j) ⊕ δ_j)`, `δ_j = mask_j ⊕ mask_{j+1}`,
-/// into the buffer: the input side is read, the output side written.
+/// into the buffer: the input side is read, the output side written. The
+/// buffer starts at block `j0`, whose mask is `first_mask` (`L` for a whole
+/// message).
 fn apply_keystream<P: Permutation>(
-    expanded_key: &P::Block,
+    first_mask: &P::Block,
     nonce: &[u8; NONCE_SIZE],
     run: &mut MaskedRun<P>,
     buffer: InOutBuf<'_, '_, u8>,
 ) {
     let nonce = nonce_block::<P>(nonce);
-    let mut masks = MaskWindow::<P>::new(expanded_key);
+    let mut masks = MaskWindow::<P>::new(first_mask);
     let mut rest = buffer;
     while !rest.is_empty() {
         let run_len = rest.len().min(RUN_BLOCKS.saturating_mul(P::BLOCK_SIZE));
@@ -265,6 +284,65 @@ fn apply_keystream<P: Permutation>(
     }
 }
 
+/// Starts the tag sum with the AD blocks: `T = A_0`, then
+/// `T ^= P(A_j ⊕ mask_j) ⊕ mask_j` for j ≥ 1 (queued on `run`).
+fn absorb_associated_data<P: Permutation>(
+    tag: &mut TagAccumulator<P>,
+    run: &mut MaskedRun<P>,
+    expanded_key: &P::Block,
+    nonce: &[u8; NONCE_SIZE],
+    associated_data: &[u8],
+) {
+    let zero = P::Block::default();
+    let mut first = true;
+    let mut masks = MaskWindow::<P>::new(expanded_key);
+    for_each_padded_block::<P>(nonce, associated_data, |block| {
+        if first {
+            tag.sum = *block;
+            first = false;
+        } else {
+            masks.advance();
+            if run.is_full() {
+                tag.absorb(run);
+            }
+            run.push(block, masks.current(), &zero);
+        }
+    });
+}
+
+/// Adds ciphertext blocks to the tag sum:
+/// `T ^= P(C_j ⊕ mask_j ⊕ mask_{j+2}) ⊕ mask_j ⊕ mask_{j+2}`, for blocks
+/// starting at `j0` whose mask is `first_mask`. Only the end of the
+/// ciphertext is `padded`; a part that ends before it must be whole blocks.
+fn absorb_ciphertext<P: Permutation>(
+    tag: &mut TagAccumulator<P>,
+    run: &mut MaskedRun<P>,
+    first_mask: &P::Block,
+    ciphertext: &[u8],
+    padded: bool,
+) {
+    let mut masks = MaskWindow::<P>::new(first_mask);
+    let mut absorb_block = |block: &P::Block| {
+        if run.is_full() {
+            tag.absorb(run);
+        }
+        run.push(block, masks.current(), masks.after_next());
+        masks.advance();
+    };
+    if padded {
+        for_each_padded_block::<P>(&[], ciphertext, absorb_block);
+    } else {
+        let blocks = ciphertext.chunks_exact(P::BLOCK_SIZE);
+        debug_assert!(blocks.remainder().is_empty(), "whole blocks only");
+        for bytes in blocks {
+            let mut block = P::Block::default();
+            block.as_mut().copy_from_slice(bytes);
+            absorb_block(&block);
+            block.zeroize();
+        }
+    }
+}
+
 /// The tag of `associated_data` and `ciphertext` under `nonce`.
 fn compute_tag<P: Permutation>(
     expanded_key: &P::Block,
@@ -273,34 +351,33 @@ fn compute_tag<P: Permutation>(
     ciphertext: &[u8],
     run: &mut MaskedRun<P>,
 ) -> TagOf<P> {
-    let zero = P::Block::default();
-    let mut tag = TagAccumulator::<P> { sum: zero };
-    let mut first = true;
-    // AD blocks: T = A_0, then T ^= P(A_j ⊕ mask_j) ⊕ mask_j for j ≥ 1.
-    let mut ad_masks = MaskWindow::<P>::new(expanded_key);
-    for_each_padded_block::<P>(nonce, associated_data, |block| {
-        if first {
-            tag.sum = *block;
-            first = false;
-        } else {
-            ad_masks.advance();
-            if run.is_full() {
-                tag.absorb(run);
-            }
-            run.push(block, ad_masks.current(), &zero);
-        }
-    });
-    // Ciphertext blocks: T ^= P(C_j ⊕ mask_j ⊕ mask_{j+2}) ⊕ mask_j ⊕ mask_{j+2}.
-    let mut c_masks = MaskWindow::<P>::new(expanded_key);
-    for_each_padded_block::<P>(&[], ciphertext, |block| {
-        if run.is_full() {
-            tag.absorb(run);
-        }
-        run.push(block, c_masks.current(), c_masks.after_next());
-        c_masks.advance();
-    });
+    let mut tag = TagAccumulator::<P>::new();
+    absorb_associated_data(&mut tag, run, expanded_key, nonce, associated_data);
+    #[cfg(feature = "rayon")]
+    if parallel::worth_it(ciphertext.len()) {
+        parallel::absorb_ciphertext_on_all_cores(&mut tag, expanded_key, ciphertext);
+        tag.absorb(run);
+        return tag.finalize(expanded_key);
+    }
+    absorb_ciphertext(&mut tag, run, expanded_key, ciphertext, true);
     tag.absorb(run);
     tag.finalize(expanded_key)
+}
+
+/// The keystream over the whole buffer, on all cores for a long one when
+/// the `rayon` feature is on.
+fn encrypt_or_decrypt<P: Permutation>(
+    expanded_key: &P::Block,
+    nonce: &[u8; NONCE_SIZE],
+    run: &mut MaskedRun<P>,
+    buffer: InOutBuf<'_, '_, u8>,
+) {
+    #[cfg(feature = "rayon")]
+    if parallel::worth_it(buffer.len()) {
+        parallel::apply_keystream::<P>(expanded_key, nonce, buffer);
+        return;
+    }
+    apply_keystream(expanded_key, nonce, run, buffer);
 }
 
 /// Encrypts the buffer (input side to output side) and returns the tag.
@@ -312,7 +389,7 @@ pub(crate) fn encrypt<P: Permutation>(
 ) -> Result<TagOf<P>> {
     check_lengths(associated_data.len(), buffer.len())?;
     let mut run = MaskedRun::<P>::new();
-    apply_keystream(expanded_key, nonce, &mut run, buffer.reborrow());
+    encrypt_or_decrypt(expanded_key, nonce, &mut run, buffer.reborrow());
     Ok(compute_tag(
         expanded_key,
         nonce,
@@ -345,7 +422,7 @@ pub(crate) fn decrypt<P: Permutation>(
     // The expected tag would be a valid forgery if it leaked.
     expected.as_mut_slice().zeroize();
     if matches {
-        apply_keystream(expanded_key, nonce, &mut run, buffer);
+        encrypt_or_decrypt(expanded_key, nonce, &mut run, buffer);
         Ok(())
     } else {
         Err(Error)

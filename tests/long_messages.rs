@@ -1,7 +1,8 @@
 //! Messages and associated data far longer than any KAT covers, checked
 //! against the plain one-block-at-a-time reference in `common`: lengths at
-//! and around every block boundary, every run of the batched mode, and
-//! random lengths up to 64 KiB.
+//! and around every block boundary, every run of the batched mode, every
+//! chunk of the multi-core path (feature `rayon`), and random lengths up to
+//! 1 MiB.
 
 // A failing test panics; test data is made by deliberately truncating casts.
 #![allow(
@@ -20,6 +21,10 @@ use elephant_aead::{Delirium, Dumbo, Jumbo};
 /// The batched mode hands at most this many blocks to the permutation at
 /// once (on 64-bit targets); lengths around its multiples cross runs.
 const RUN_BLOCKS: usize = 256;
+
+/// With the `rayon` feature, buffers from 64 KiB on are cut into chunks of
+/// this many blocks, one task each; lengths around its multiples cross tasks.
+const CHUNK_BLOCKS: usize = 2048;
 
 /// Deterministic test bytes (xorshift), so failures reproduce.
 fn bytes(seed: u64, len: usize) -> Vec<u8> {
@@ -115,6 +120,29 @@ fn check_instance<C: Aead + KeyInit>(instance: Instance) {
         check::<C>(instance, ad_len, msg_len, 2000 + seed);
     }
     check::<C>(instance, 3 * RUN_BLOCKS * m + 1, 64 << 10, 3000);
+    // The multi-core path: around 64 KiB, where it starts, and around its
+    // chunk boundaries, for the message and for the AD.
+    for (i, len) in [
+        (64 << 10) - 1,
+        64 << 10,
+        2 * CHUNK_BLOCKS * m - 1,
+        2 * CHUNK_BLOCKS * m,
+        2 * CHUNK_BLOCKS * m + 1,
+        3 * CHUNK_BLOCKS * m + m - 1,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        check::<C>(instance, 5, len, 4000 + i as u64);
+        check::<C>(instance, len, 1, 4100 + i as u64);
+    }
+    // One random length up to 1 MiB.
+    let len = bytes(5000, 3)
+        .iter()
+        .fold(0usize, |acc, b| acc << 8 | *b as usize)
+        % (1 << 20);
+    check::<C>(instance, 1 << 10, len.max(1 << 19), 5000);
+    check::<C>(instance, 5, 1 << 20, 5001);
 }
 
 #[test]

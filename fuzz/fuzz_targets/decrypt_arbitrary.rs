@@ -8,6 +8,7 @@
 
 #![no_main]
 
+use elephant_aead::aead::array::typenum::Unsigned;
 use elephant_aead::aead::{Aead, AeadInOut, KeyInit, Payload};
 use elephant_aead::{Delirium, Dumbo, Jumbo};
 use libfuzzer_sys::fuzz_target;
@@ -19,7 +20,7 @@ fn must_reject<C: Aead + AeadInOut + KeyInit>(key: &[u8], nonce: &[u8], ad: &[u8
     assert!(opened.is_err(), "accepted a ciphertext nobody sealed");
 
     // The detached path with an in-place buffer must leave the buffer as it was.
-    let tag_len = C::tag_size();
+    let tag_len = <C as elephant_aead::aead::AeadCore>::TagSize::USIZE;
     if let Some(split) = sealed.len().checked_sub(tag_len) {
         let (ciphertext, tag) = sealed.split_at(split);
         let tag = tag.try_into().unwrap();
