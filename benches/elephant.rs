@@ -98,6 +98,33 @@ fn permutations(c: &mut Criterion) {
     group.finish();
 }
 
+/// Batch lengths for the Keccak tier benchmarks: the short runs of short
+/// messages, the backend widths, and a full run of the mode.
+const KECCAK_BATCH_LENGTHS: [usize; 8] = [1, 2, 4, 8, 32, 60, 64, 256];
+
+/// Keccak-f\[200\] batches of each length, through the dispatcher and (when
+/// built with `RUSTFLAGS="--cfg elephant_bench_tiers"`) through every tier on
+/// its own, so the tier crossovers in `keccak_batch` are backed by numbers.
+fn keccak_batches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("permutation");
+    configure(&mut group);
+    for len in KECCAK_BATCH_LENGTHS {
+        let mut blocks = vec![[0x5a_u8; 25]; len];
+        group.throughput(Throughput::Bytes((25 * len) as u64));
+        group.bench_function(BenchmarkId::new("Keccak-f[200] batch", len), |b| {
+            b.iter(|| Keccak200::permute_batch(black_box(&mut blocks)));
+        });
+        #[cfg(elephant_bench_tiers)]
+        for (tier, run) in elephant_aead::permutation::keccak_batch_tiers::ALL {
+            let name = format!("Keccak-f[200] tier {tier}");
+            group.bench_function(BenchmarkId::new(name, len), |b| {
+                b.iter(|| run(black_box(&mut blocks)));
+            });
+        }
+    }
+    group.finish();
+}
+
 /// Encryption of `size` bytes with `ad_len` bytes of AD, in place.
 fn encrypt<C: AeadInOut + KeyInit>(
     group: &mut BenchmarkGroup<'_, WallTime>,
@@ -216,5 +243,11 @@ fn real_world_sizes(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, permutations, real_world_sizes, seed_sizes);
+criterion_group!(
+    benches,
+    permutations,
+    keccak_batches,
+    real_world_sizes,
+    seed_sizes
+);
 criterion_main!(benches);

@@ -6,10 +6,18 @@
 //! permutes many independent blocks in one call.
 
 mod keccak;
+#[cfg(target_pointer_width = "64")]
+mod keccak_batch;
 mod spongent;
 
 pub use keccak::keccak_f200;
 pub use spongent::{spongent_pi_160, spongent_pi_176};
+
+/// Every Keccak-f\[200\] batch tier on its own, for the tier benchmarks
+/// only (`RUSTFLAGS="--cfg elephant_bench_tiers"`): not part of the API.
+#[cfg(all(elephant_bench_tiers, target_pointer_width = "64"))]
+#[doc(hidden)]
+pub use keccak_batch::tiers as keccak_batch_tiers;
 
 use aead::array::ArraySize;
 use aead::consts::{U8, U16};
@@ -74,10 +82,16 @@ impl sealed::Sealed for Keccak200 {}
 
 /// Shifts a block one byte towards the front and appends `last`: every φ of
 /// Elephant has this shape.
+///
+/// Written as one slice copy: the mode calls φ once per block, and a chained
+/// iterator here compiled to a byte loop with branches that cost more than
+/// the batched Keccak permutation of the same block.
 fn shift_in<const BYTES: usize>(block: &[u8; BYTES], last: u8) -> [u8; BYTES] {
-    let mut next = [0u8; BYTES];
-    for (to, from) in next.iter_mut().zip(block.iter().skip(1).chain([&last])) {
-        *to = *from;
+    let mut next = [last; BYTES];
+    if let (Some((_, from)), Some((_, to))) = (block.split_first(), next.split_last_mut()) {
+        for (to, from) in to.iter_mut().zip(from) {
+            *to = *from;
+        }
     }
     next
 }
@@ -121,7 +135,19 @@ impl Permutation for Keccak200 {
     const INSTANCE: &'static str = "Delirium";
 
     fn permute(block: &mut Self::Block) {
-        *block = keccak_f200(*block);
+        #[cfg(target_pointer_width = "64")]
+        keccak_batch::permute_one(block);
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            *block = keccak_f200(*block);
+        }
+    }
+
+    /// 64-bit targets run several states at once (see `keccak_batch`);
+    /// 32-bit firmware keeps the small reference loop.
+    #[cfg(target_pointer_width = "64")]
+    fn permute_batch(blocks: &mut [Self::Block]) {
+        keccak_batch::permute(blocks);
     }
 
     fn next_mask(x: &Self::Block) -> Self::Block {

@@ -1,0 +1,379 @@
+//! AVX2 Keccak-f\[200\]: 32 states byte-sliced in 256-bit vectors, the round
+//! function of [`soft`](super::soft) on a vector [`Word`].
+//!
+//! Lane (x, y) of 32 independent states sits in the 32 bytes of one vector.
+//! Blocks go in and out through a 32 × 32 byte transpose built from
+//! in-register unpacks (no memory is indexed by the data). Every operation
+//! is a fixed sequence independent of the data, so the time taken does not
+//! depend on the states.
+//!
+//! This is the only module with `unsafe` for Keccak: the intrinsics need
+//! AVX2, which [`available`] detects at run time before any of it runs.
+
+use super::soft::{Word, rounds};
+use core::arch::x86_64::{
+    __m256i, _mm_set_epi64x, _mm256_add_epi8, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256,
+    _mm256_set1_epi8, _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64,
+    _mm256_storeu_si256, _mm256_sub_epi8, _mm256_unpackhi_epi8, _mm256_unpackhi_epi16,
+    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16,
+    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+};
+use zeroize::Zeroize;
+
+cpufeatures::new!(avx2_cpuid, "avx2");
+
+/// How many states one AVX2 pass permutes: the bytes of a vector.
+pub(super) const AVX2_STATES: usize = 32;
+
+/// Bytes of a vector, the row length of the transpose.
+const VECTOR_BYTES: usize = 32;
+
+/// Block size of Keccak-f\[200\].
+const BLOCK_BYTES: usize = 25;
+
+/// Whether this CPU has AVX2 (checked once, then cached by `cpufeatures`).
+pub(super) fn available() -> bool {
+    avx2_cpuid::init().get()
+}
+
+/// Lane (x, y) of 32 states, one byte per state.
+///
+/// Invariant: values of this type exist only inside [`permute_chunk`], an
+/// AVX2 function that runs only after [`available`] returned `true`; so AVX2
+/// is available whenever a method of this type runs.
+#[derive(Clone, Copy)]
+struct Lanes32(__m256i);
+
+impl Word for Lanes32 {
+    #[inline(always)]
+    fn splat(byte: u8) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_set1_epi8(i8::from_ne_bytes([byte])) })
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_xor_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_and_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_or_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn andnot(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_andnot_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn shl(self, bits: u32) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`). The count
+        // is a constant after inlining, so this becomes an immediate shift.
+        Self(unsafe { _mm256_sll_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
+    }
+    #[inline(always)]
+    fn shr(self, bits: u32) -> Self {
+        // SAFETY: as for `shl`.
+        Self(unsafe { _mm256_srl_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
+    }
+    /// Rotation by one (θ, and three lanes of ρ) in three instructions:
+    /// `x + x` is the byte-wise shift, and subtracting the "top bit set"
+    /// mask (−1 where the signed byte is negative) adds the wrapped bit.
+    #[inline(always)]
+    fn rotl(self, bits: u32) -> Self {
+        if bits == 1 {
+            // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+            Self(unsafe {
+                let negative = _mm256_cmpgt_epi8(_mm256_setzero_si256(), self.0);
+                _mm256_sub_epi8(_mm256_add_epi8(self.0, self.0), negative)
+            })
+        } else {
+            let back = 8u32.wrapping_sub(bits);
+            let high = self.shl(bits).and(Self::splat(u8::MAX.wrapping_shl(bits)));
+            let low = self.shr(back).and(Self::splat(u8::MAX.wrapping_shr(back)));
+            high.or(low)
+        }
+    }
+}
+
+/// Interleaves the `BYTES`-byte units of `a` and `b` within each 128-bit
+/// half: the low units into the first result, the high into the second.
+///
+/// # Safety
+/// AVX2 must be available.
+#[inline(always)]
+unsafe fn interleave<const BYTES: usize>(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    // SAFETY: AVX2 is available (the caller's contract).
+    unsafe {
+        match BYTES {
+            1 => (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b)),
+            2 => (_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b)),
+            4 => (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b)),
+            _ => (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b)),
+        }
+    }
+}
+
+/// One stage of the transpose network: rows 2i and 2i + 1 interleave into
+/// rows i (low units) and i + 8 (high units).
+///
+/// # Safety
+/// AVX2 must be available.
+#[inline(always)]
+unsafe fn interleave_stage<const BYTES: usize>(rows: [__m256i; 16]) -> [__m256i; 16] {
+    let mut out = rows;
+    let (low, high) = out.split_at_mut(8);
+    for ((low, high), pair) in low.iter_mut().zip(high).zip(rows.chunks_exact(2)) {
+        if let [a, b] = *pair {
+            // SAFETY: AVX2 is available (the caller's contract).
+            (*low, *high) = unsafe { interleave::<BYTES>(a, b) };
+        }
+    }
+    out
+}
+
+/// Transposes the 16 × 16 byte matrix in each 128-bit half of 16 rows: byte
+/// j of row i becomes byte i of row j, separately in both halves.
+///
+/// Four interleave stages (units of 1, 2, 4, 8 bytes) move the bits of the
+/// row number into the byte position; the rows come out in bit-reversed
+/// order, which the final renaming undoes.
+///
+/// # Safety
+/// AVX2 must be available.
+#[inline(always)]
+unsafe fn transpose_16x16_halves(rows: [__m256i; 16]) -> [__m256i; 16] {
+    // SAFETY: AVX2 is available (the caller's contract).
+    let stages = unsafe {
+        let rows = interleave_stage::<1>(rows);
+        let rows = interleave_stage::<2>(rows);
+        let rows = interleave_stage::<4>(rows);
+        interleave_stage::<8>(rows)
+    };
+    let [
+        y0,
+        y1,
+        y2,
+        y3,
+        y4,
+        y5,
+        y6,
+        y7,
+        y8,
+        y9,
+        y10,
+        y11,
+        y12,
+        y13,
+        y14,
+        y15,
+    ] = stages;
+    [
+        y0, y8, y4, y12, y2, y10, y6, y14, y1, y9, y5, y13, y3, y11, y7, y15,
+    ]
+}
+
+/// Transposes a 32 × 32 byte matrix held as 32 vectors: byte j of row i
+/// becomes byte i of row j. Its own inverse, so it takes blocks to lanes
+/// and lanes back to blocks.
+///
+/// # Safety
+/// AVX2 must be available.
+#[inline(always)]
+unsafe fn transpose_32x32(rows: [__m256i; 32]) -> [__m256i; 32] {
+    // SAFETY: AVX2 is available (the caller's contract).
+    let zero = unsafe { _mm256_setzero_si256() };
+    let mut top = [zero; 16];
+    let mut bottom = [zero; 16];
+    for (to, from) in top.iter_mut().chain(bottom.iter_mut()).zip(rows) {
+        *to = from;
+    }
+    // SAFETY: AVX2 is available (the caller's contract).
+    let (top, bottom) = unsafe { (transpose_16x16_halves(top), transpose_16x16_halves(bottom)) };
+    // Row k of `top` holds columns k and 16 + k of rows 0–15 in its two
+    // halves, `bottom` the same for rows 16–31: pair up the halves.
+    let mut columns = [zero; 32];
+    let (low, high) = columns.split_at_mut(16);
+    for (((low, high), top), bottom) in low.iter_mut().zip(high).zip(top).zip(bottom) {
+        // SAFETY: AVX2 is available (the caller's contract).
+        unsafe {
+            *low = _mm256_permute2x128_si256::<0x20>(top, bottom);
+            *high = _mm256_permute2x128_si256::<0x31>(top, bottom);
+        }
+    }
+    columns
+}
+
+/// An all-zero vector.
+///
+/// # Safety
+/// AVX2 must be available.
+#[inline(always)]
+unsafe fn zero() -> __m256i {
+    // SAFETY: AVX2 is available (the caller's contract).
+    unsafe { _mm256_setzero_si256() }
+}
+
+/// Loads 32 bytes.
+///
+/// # Safety
+/// AVX2 must be available.
+#[inline(always)]
+unsafe fn load(bytes: &[u8; VECTOR_BYTES]) -> __m256i {
+    // SAFETY: the reference makes all 32 bytes readable; the load is
+    // unaligned; AVX2 is available (the caller's contract).
+    unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+}
+
+/// Stores 32 bytes.
+///
+/// # Safety
+/// AVX2 must be available.
+#[inline(always)]
+unsafe fn store(bytes: &mut [u8; VECTOR_BYTES], value: __m256i) {
+    // SAFETY: the reference makes all 32 bytes writable; the store is
+    // unaligned; AVX2 is available (the caller's contract).
+    unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().cast(), value) }
+}
+
+/// Keccak-f\[200\] of 32 blocks: load them as rows, transpose to lanes, run
+/// the rounds, transpose back, store.
+///
+/// Rows 0–30 are read and written as 32-byte windows straight in the blocks
+/// (a window runs 7 bytes into the next block: those bytes land in unused
+/// columns on the way in, and on the way out the next block's own store
+/// overwrites them); block 31 goes through a zeroed buffer so that nothing
+/// beyond the chunk is touched.
+///
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
+    // Intrinsics are called through the helpers above only: inside this
+    // `target_feature` function newer compilers treat them as safe and
+    // older ones (MSRV) as unsafe, and the helpers need `unsafe` on both.
+    //
+    // SAFETY: AVX2 is available (the caller's contract); the same holds for
+    // every `unsafe` block below that says "see above".
+    let zero = unsafe { zero() };
+    let mut last = [0u8; VECTOR_BYTES];
+    let mut rows = [zero; 32];
+    // Windows start at 0, 25, …, 750: the 31 that end within the chunk.
+    let windows = chunk
+        .as_flattened()
+        .windows(VECTOR_BYTES)
+        .step_by(BLOCK_BYTES);
+    for (row, window) in rows.iter_mut().zip(windows) {
+        if let Ok(window) = window.try_into() {
+            // SAFETY: see above.
+            *row = unsafe { load(window) };
+        }
+    }
+    if let (Some(block), Some(row)) = (chunk.last(), rows.last_mut()) {
+        for (to, from) in last.iter_mut().zip(block) {
+            *to = *from;
+        }
+        // SAFETY: see above.
+        *row = unsafe { load(&last) };
+    }
+
+    // SAFETY: see above.
+    let columns = unsafe { transpose_32x32(rows) };
+    let [lanes @ .., _, _, _, _, _, _, _] = columns;
+    let lanes = rounds(lanes.map(Lanes32));
+    let mut columns = [zero; 32];
+    for (to, from) in columns.iter_mut().zip(lanes) {
+        *to = from.0;
+    }
+    // SAFETY: see above.
+    let rows = unsafe { transpose_32x32(columns) };
+
+    let flat = chunk.as_flattened_mut();
+    let starts = (0..).step_by(BLOCK_BYTES).take(AVX2_STATES.wrapping_sub(1));
+    for (start, row) in starts.zip(&rows) {
+        let window = flat
+            .get_mut(start..)
+            .and_then(|rest| rest.first_chunk_mut());
+        if let Some(window) = window {
+            // SAFETY: see above.
+            unsafe { store(window, *row) };
+        }
+    }
+    if let (Some(block), Some(row)) = (chunk.last_mut(), rows.last()) {
+        // SAFETY: see above.
+        unsafe { store(&mut last, *row) };
+        for (to, from) in block.iter_mut().zip(&last) {
+            *to = *from;
+        }
+    }
+    last.zeroize();
+}
+
+/// Keccak-f\[200\] of every block, 32 states at a time; the last chunk is
+/// filled up with zero states whose results are dropped.
+///
+/// # Safety
+/// AVX2 must be available: call only after [`available`] returned `true`.
+pub(super) unsafe fn permute_x32(blocks: &mut [[u8; BLOCK_BYTES]]) {
+    let mut chunks = blocks.chunks_exact_mut(AVX2_STATES);
+    for chunk in chunks.by_ref() {
+        if let Ok(chunk) = chunk.try_into() {
+            // SAFETY: AVX2 is available (the caller's contract).
+            unsafe { permute_chunk(chunk) };
+        }
+    }
+    let rest = chunks.into_remainder();
+    if !rest.is_empty() {
+        let mut padded = [[0u8; BLOCK_BYTES]; AVX2_STATES];
+        for (to, from) in padded.iter_mut().zip(rest.iter()) {
+            *to = *from;
+        }
+        // SAFETY: AVX2 is available (the caller's contract).
+        unsafe { permute_chunk(&mut padded) };
+        for (to, from) in rest.iter_mut().zip(&padded) {
+            *to = *from;
+        }
+        padded.zeroize();
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // Tests may panic.
+mod tests {
+    use super::*;
+
+    #[test]
+    #[allow(clippy::cast_possible_truncation)] // Filler bytes truncate on purpose.
+    fn transpose_is_a_transpose() {
+        if !available() {
+            return;
+        }
+        let mut rows = [[0u8; 32]; 32];
+        for (i, row) in rows.iter_mut().enumerate() {
+            for (j, byte) in row.iter_mut().enumerate() {
+                *byte = (i * 32 + j).wrapping_mul(0x9e37_79b9) as u8 ^ (j as u8);
+            }
+        }
+        // SAFETY: AVX2 was detected above.
+        let out = unsafe {
+            let vectors = rows.map(|r| load(&r));
+            let t = transpose_32x32(vectors);
+            t.map(|v| {
+                let mut bytes = [0u8; 32];
+                store(&mut bytes, v);
+                bytes
+            })
+        };
+        for i in 0..32 {
+            for j in 0..32 {
+                assert_eq!(out[j][i], rows[i][j], "row {i} col {j}");
+            }
+        }
+    }
+}
