@@ -8,7 +8,7 @@
 
 extern crate alloc;
 
-use super::{MaskWindow, MaskedRun, NONCE_SIZE, TagAccumulator, absorb_ciphertext};
+use super::{MaskWindow, MaskedRun, NONCE_SIZE, RUN_BLOCKS, TagAccumulator, absorb_ciphertext};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 use alloc::vec::Vec;
@@ -77,7 +77,7 @@ pub(super) fn apply_keystream<P: Permutation>(
     data.par_chunks_mut(chunk_bytes::<P>())
         .zip(starts.masks.par_iter())
         .for_each(|(chunk, first_mask)| {
-            let mut run = MaskedRun::<P>::new();
+            let mut run = MaskedRun::<P, RUN_BLOCKS>::new();
             super::apply_keystream(first_mask, nonce, &mut run, chunk.into());
         });
 }
@@ -96,7 +96,7 @@ pub(super) fn absorb_ciphertext_on_all_cores<P: Permutation>(
         .enumerate()
         .map(|(index, (chunk, first_mask))| {
             let mut part = TagAccumulator::<P>::new();
-            let mut run = MaskedRun::<P>::new();
+            let mut run = MaskedRun::<P, RUN_BLOCKS>::new();
             let last = index.saturating_add(1) == chunks;
             absorb_ciphertext(&mut part, &mut run, first_mask, chunk, last);
             part.absorb(&mut run);
