@@ -9,6 +9,8 @@ mod keccak;
 #[cfg(target_pointer_width = "64")]
 mod keccak_batch;
 mod spongent;
+#[cfg(target_pointer_width = "64")]
+mod spongent_batch;
 
 pub use keccak::keccak_f200;
 pub use spongent::{spongent_pi_160, spongent_pi_176};
@@ -102,8 +104,19 @@ impl Permutation for Spongent160 {
     const BLOCK_SIZE: usize = 20;
     const INSTANCE: &'static str = "Dumbo";
 
+    #[cfg(not(target_pointer_width = "64"))]
     fn permute(block: &mut Self::Block) {
         *block = spongent_pi_160(*block);
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    fn permute(block: &mut Self::Block) {
+        spongent_batch::permute_one_160(block);
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    fn permute_batch(blocks: &mut [Self::Block]) {
+        spongent_batch::permute_160(blocks);
     }
 
     fn next_mask(x: &Self::Block) -> Self::Block {
@@ -118,8 +131,19 @@ impl Permutation for Spongent176 {
     const BLOCK_SIZE: usize = 22;
     const INSTANCE: &'static str = "Jumbo";
 
+    #[cfg(not(target_pointer_width = "64"))]
     fn permute(block: &mut Self::Block) {
         *block = spongent_pi_176(*block);
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    fn permute(block: &mut Self::Block) {
+        spongent_batch::permute_one_176(block);
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    fn permute_batch(blocks: &mut [Self::Block]) {
+        spongent_batch::permute_176(blocks);
     }
 
     fn next_mask(x: &Self::Block) -> Self::Block {
