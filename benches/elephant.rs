@@ -46,6 +46,10 @@ const REAL_WORLD_SIZES: [usize; 6] = [1, 16, 557, 1500, 16384, 1 << 20];
 /// full run of the mode.
 const BATCH: usize = 256;
 
+/// Batch lengths for the Spongent tier benchmarks: the mode's short
+/// messages (1–4 blocks), medium runs, and a full run.
+const SPONGENT_BATCH_LENGTHS: [usize; 8] = [1, 2, 4, 16, 64, 75, 128, 256];
+
 /// Deterministic filler bytes.
 fn filler(len: usize, seed: u8) -> Vec<u8> {
     (0..len)
@@ -76,11 +80,29 @@ fn permutations(c: &mut Criterion) {
         });
     }
 
+    fn spongent_batch_lengths<P: Permutation>(
+        group: &mut BenchmarkGroup<'_, WallTime>,
+        name: &str,
+    ) {
+        for len in SPONGENT_BATCH_LENGTHS {
+            group.throughput(Throughput::Bytes((P::BLOCK_SIZE * len) as u64));
+            let mut blocks = vec![P::Block::default(); len];
+            group.bench_function(BenchmarkId::new(name, format!("batch {len}")), |b| {
+                b.iter(|| P::permute_batch(black_box(&mut blocks)));
+            });
+        }
+    }
+
     let mut group = c.benchmark_group("permutation");
     configure(&mut group);
     single::<Spongent160>(&mut group, "Spongent-pi[160]");
     single::<Spongent176>(&mut group, "Spongent-pi[176]");
     single::<Keccak200>(&mut group, "Keccak-f[200]");
+
+    // Batch lengths across the tier crossovers of the Spongent backends
+    // (planes, 64-wide, 256-wide): the numbers behind the tier choice.
+    spongent_batch_lengths::<Spongent160>(&mut group, "Spongent-pi[160]");
+    spongent_batch_lengths::<Spongent176>(&mut group, "Spongent-pi[176]");
 
     // The const fns themselves, which every backend is checked against.
     group.throughput(Throughput::Bytes(20));

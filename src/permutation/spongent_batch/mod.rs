@@ -10,15 +10,29 @@
 //! padded with zero states whose results are dropped. Every tier equals the
 //! `const fn` reference bit for bit (see the tests).
 
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+mod avx2;
 mod soft;
 
 /// Below this many blocks, one state at a time in bit planes beats the
 /// portable 64-wide bitsliced kernel (measured with the `spongent_batch`
 /// benchmarks).
-const PLANES_MAX: usize = 4;
+const PLANES_MAX: usize = 3;
+
+/// From this many blocks on, the AVX2 kernel (256 states per call, padded)
+/// beats the portable tiers.
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+const AVX2_MIN: usize = 65;
 
 /// Spongent-π\[160\] on every block of `blocks`, each independently.
 pub(super) fn permute_160(blocks: &mut [[u8; 20]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if blocks.len() >= AVX2_MIN {
+        if let Some(avx2) = avx2::Avx2::detect() {
+            avx2.permute_160(blocks);
+            return;
+        }
+    }
     if blocks.len() <= PLANES_MAX {
         blocks.iter_mut().for_each(soft::permute_160_planes);
         return;
@@ -28,6 +42,13 @@ pub(super) fn permute_160(blocks: &mut [[u8; 20]]) {
 
 /// Spongent-π\[176\] on every block of `blocks`, each independently.
 pub(super) fn permute_176(blocks: &mut [[u8; 22]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if blocks.len() >= AVX2_MIN {
+        if let Some(avx2) = avx2::Avx2::detect() {
+            avx2.permute_176(blocks);
+            return;
+        }
+    }
     if blocks.len() <= PLANES_MAX {
         blocks.iter_mut().for_each(soft::permute_176_planes);
         return;

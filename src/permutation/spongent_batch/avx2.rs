@@ -1,0 +1,177 @@
+//! The AVX2 tier: the bitsliced kernel of [`soft`](super::soft) on 256-bit
+//! words, 256 states at once (four independent groups of 64, one per 64-bit
+//! lane, so the same 64×64 transposes work lane by lane).
+//!
+//! This is the only module with `unsafe` for Spongent: AVX2 intrinsics. The
+//! [`Avx2`] token can only be obtained by detecting AVX2 at run time, and
+//! every path to the intrinsics goes through it.
+
+use super::soft::{Word, permute_sliced};
+use core::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_extract_epi64, _mm256_or_si256,
+    _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi64,
+    _mm256_srli_epi64, _mm256_xor_si256,
+};
+use zeroize::Zeroize;
+
+cpufeatures::new!(avx2_cpuid, "avx2");
+
+/// Proof that the CPU running this code supports AVX2: the only way to reach
+/// the AVX2 kernels.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Avx2(());
+
+impl Avx2 {
+    /// Blocks one AVX2 kernel call permutes.
+    pub(super) const WIDTH: usize = 256;
+
+    /// The token, if this CPU has AVX2 (detected once, then cached).
+    pub(super) fn detect() -> Option<Self> {
+        avx2_cpuid::get().then_some(Self(()))
+    }
+
+    /// Spongent-π\[160\] on every block, 256 at a time.
+    pub(super) fn permute_160(self, blocks: &mut [[u8; 20]]) {
+        for chunk in blocks.chunks_mut(Self::WIDTH) {
+            // SAFETY: `self` exists only if AVX2 was detected at run time.
+            unsafe { permute_160_x256(chunk) };
+        }
+    }
+
+    /// Spongent-π\[176\] on every block, 256 at a time.
+    pub(super) fn permute_176(self, blocks: &mut [[u8; 22]]) {
+        for chunk in blocks.chunks_mut(Self::WIDTH) {
+            // SAFETY: `self` exists only if AVX2 was detected at run time.
+            unsafe { permute_176_x256(chunk) };
+        }
+    }
+}
+
+/// Spongent-π\[160\] on up to 256 blocks.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn permute_160_x256(blocks: &mut [[u8; 20]]) {
+    permute_sliced::<Avx2Word, 20>(blocks, 80, 0x75);
+}
+
+/// Spongent-π\[176\] on up to 256 blocks.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn permute_176_x256(blocks: &mut [[u8; 22]]) {
+    permute_sliced::<Avx2Word, 22>(blocks, 90, 0x45);
+}
+
+/// 256 bit slices: lane `l` holds states `64l .. 64l + 64`.
+///
+/// Private to this module, and only used by the kernels above, which run
+/// only inside the `#[target_feature(enable = "avx2")]` functions: every
+/// intrinsic below therefore runs on a CPU with AVX2 (this is the safety
+/// argument of each `unsafe` block). The methods are `#[inline(always)]` so
+/// that they, and the intrinsics in them, inline into those functions.
+#[derive(Clone, Copy)]
+struct Avx2Word(__m256i);
+
+impl Zeroize for Avx2Word {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+#[allow(clippy::cast_possible_wrap)] // Lanes are bit patterns, not numbers.
+impl Word for Avx2Word {
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_setzero_si256() })
+    }
+    #[inline(always)]
+    fn splat(bits: u64) -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_set1_epi64x(bits as i64) })
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_xor_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_and_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_or_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn andnot(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_andnot_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        self.xor(Self::splat(u64::MAX))
+    }
+    #[inline(always)]
+    fn shl<const S: i32>(self) -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_slli_epi64::<S>(self.0) })
+    }
+    #[inline(always)]
+    fn shr<const S: i32>(self) -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_srli_epi64::<S>(self.0) })
+    }
+    #[inline(always)]
+    fn from_lanes(mut lane: impl FnMut(usize) -> u64) -> Self {
+        let [l0, l1, l2, l3] = [lane(0), lane(1), lane(2), lane(3)];
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_set_epi64x(l3 as i64, l2 as i64, l1 as i64, l0 as i64) })
+    }
+    #[inline(always)]
+    #[allow(clippy::cast_sign_loss)] // Lanes are bit patterns, not numbers.
+    fn to_lanes(self, mut sink: impl FnMut(usize, u64)) {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        let lanes = unsafe {
+            [
+                _mm256_extract_epi64::<0>(self.0),
+                _mm256_extract_epi64::<1>(self.0),
+                _mm256_extract_epi64::<2>(self.0),
+                _mm256_extract_epi64::<3>(self.0),
+            ]
+        };
+        for (l, value) in lanes.into_iter().enumerate() {
+            sink(l, value as u64);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::soft::tests::{check_160, check_176};
+    use super::*;
+
+    /// The token, or `None` if this CPU lacks AVX2; with
+    /// `ELEPHANT_REQUIRE_AVX2=1` a missing AVX2 fails the test instead.
+    #[allow(clippy::panic)] // Failing is the point.
+    pub(crate) fn avx2_or_fail() -> Option<Avx2> {
+        let token = Avx2::detect();
+        if token.is_none() && std::env::var("ELEPHANT_REQUIRE_AVX2").as_deref() == Ok("1") {
+            panic!("ELEPHANT_REQUIRE_AVX2=1 but this CPU has no AVX2");
+        }
+        token
+    }
+
+    #[test]
+    fn avx2_matches_the_reference() {
+        if let Some(avx2) = avx2_or_fail() {
+            check_160(Avx2::WIDTH, |blocks| avx2.permute_160(blocks));
+            check_176(Avx2::WIDTH, |blocks| avx2.permute_176(blocks));
+        }
+    }
+}
