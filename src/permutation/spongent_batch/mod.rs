@@ -109,7 +109,12 @@ mod tests {
                 hex!("d430dd0c8c0e5d52eadabe84aab76b73265f5284795c"),
             ),
         ];
-        for count in [1, 3, 5, 64, 65, 300] {
+        let counts: &[usize] = if cfg!(miri) {
+            &[1, 5]
+        } else {
+            &[1, 3, 5, 64, 65, 300]
+        };
+        for &count in counts {
             for (input, output) in cases160 {
                 let mut blocks = vec![input; count];
                 permute_160(&mut blocks);
