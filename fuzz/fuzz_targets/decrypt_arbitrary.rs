@@ -16,7 +16,13 @@ use libfuzzer_sys::fuzz_target;
 fn must_reject<C: Aead + AeadInOut + KeyInit>(key: &[u8], nonce: &[u8], ad: &[u8], sealed: &[u8]) {
     let cipher = C::new_from_slice(key).unwrap();
     let nonce = nonce.try_into().unwrap();
-    let opened = cipher.decrypt(&nonce, Payload { msg: sealed, aad: ad });
+    let opened = cipher.decrypt(
+        &nonce,
+        Payload {
+            msg: sealed,
+            aad: ad,
+        },
+    );
     assert!(opened.is_err(), "accepted a ciphertext nobody sealed");
 
     // The detached path with an in-place buffer must leave the buffer as it was.
@@ -27,7 +33,10 @@ fn must_reject<C: Aead + AeadInOut + KeyInit>(key: &[u8], nonce: &[u8], ad: &[u8
         let mut buffer = ciphertext.to_vec();
         let result = cipher.decrypt_inout_detached(&nonce, ad, buffer.as_mut_slice().into(), &tag);
         assert!(result.is_err(), "accepted a detached tag nobody made");
-        assert_eq!(buffer, ciphertext, "a rejected decryption changed the buffer");
+        assert_eq!(
+            buffer, ciphertext,
+            "a rejected decryption changed the buffer"
+        );
     }
 }
 

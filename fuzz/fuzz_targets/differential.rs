@@ -17,20 +17,55 @@ use elephant_aead::aead::{Aead, KeyInit, Payload};
 use elephant_aead::{Delirium, Dumbo, Jumbo};
 use libfuzzer_sys::fuzz_target;
 
-fn check<C: Aead + KeyInit>(instance: Instance, key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8], flip: usize) {
-    let expected = reference_encrypt(instance, key.try_into().unwrap(), nonce.try_into().unwrap(), ad, msg);
+fn check<C: Aead + KeyInit>(
+    instance: Instance,
+    key: &[u8],
+    nonce: &[u8],
+    ad: &[u8],
+    msg: &[u8],
+    flip: usize,
+) {
+    let expected = reference_encrypt(
+        instance,
+        key.try_into().unwrap(),
+        nonce.try_into().unwrap(),
+        ad,
+        msg,
+    );
     let cipher = C::new_from_slice(key).unwrap();
     let nonce = nonce.try_into().unwrap();
     let sealed = cipher.encrypt(&nonce, Payload { msg, aad: ad }).unwrap();
-    assert_eq!(sealed, expected, "{instance:?}: encryption differs from the reference");
-    let opened = cipher.decrypt(&nonce, Payload { msg: &sealed, aad: ad }).unwrap();
-    assert_eq!(opened, msg, "{instance:?}: decryption did not give the message back");
+    assert_eq!(
+        sealed, expected,
+        "{instance:?}: encryption differs from the reference"
+    );
+    let opened = cipher
+        .decrypt(
+            &nonce,
+            Payload {
+                msg: &sealed,
+                aad: ad,
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        opened, msg,
+        "{instance:?}: decryption did not give the message back"
+    );
 
     let mut forged = sealed;
     let bit = flip % (forged.len() * 8);
     forged[bit / 8] ^= 1 << (bit % 8);
     assert!(
-        cipher.decrypt(&nonce, Payload { msg: &forged, aad: ad }).is_err(),
+        cipher
+            .decrypt(
+                &nonce,
+                Payload {
+                    msg: &forged,
+                    aad: ad
+                }
+            )
+            .is_err(),
         "{instance:?}: accepted a flipped bit"
     );
 }
