@@ -19,8 +19,7 @@ use zeroize::Zeroize;
 /// and the walk to its first mask, small enough to balance two or more cores.
 const CHUNK_BLOCKS: usize = 2048;
 
-/// Below this many bytes one core is as fast: the work would not outweigh
-/// starting tasks.
+/// Below this many bytes, starting tasks would cost more than they save.
 const MIN_BYTES: usize = 64 * 1024;
 
 /// Whether a buffer of `len` bytes is split across cores.
