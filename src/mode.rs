@@ -6,6 +6,7 @@ use crate::permutation::Permutation;
 use aead::array::Array;
 use aead::inout::InOutBuf;
 use aead::{Error, Result};
+use core::marker::PhantomData;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -32,70 +33,222 @@ pub(crate) const NONCE_SIZE: usize = 12;
 /// The tag of instance `P`.
 pub(crate) type TagOf<P> = Array<u8, <P as Permutation>::TagSize>;
 
-/// `dst ^= src`, byte by byte over the shorter of the two.
-fn xor_into(dst: &mut [u8], src: &[u8]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d ^= *s;
+/// Bytes in a machine word, the unit of [`xor_words`].
+const WORD: usize = size_of::<usize>();
+
+/// The [`WORD`] bytes of `source` from `offset` on as one word, zero-padded
+/// past the end of `source`.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+fn word_at(source: &[u8], offset: usize) -> usize {
+    match source
+        .get(offset..offset.wrapping_add(WORD))
+        .and_then(|bytes| <[u8; WORD]>::try_from(bytes).ok())
+    {
+        Some(bytes) => usize::from_ne_bytes(bytes),
+        None => partial_word_at(source, offset),
     }
 }
 
-/// The masks `mask_j, mask_{j+1}, mask_{j+2}` of one pass over the blocks,
-/// stepped forward by φ (never recomputed from the start).
-struct MaskWindow<P: Permutation> {
-    masks: [P::Block; 3],
+/// [`word_at`] where fewer than [`WORD`] bytes are left.
+#[cold]
+fn partial_word_at(source: &[u8], offset: usize) -> usize {
+    let mut bytes = [0; WORD];
+    let rest = source.get(offset..).unwrap_or_default();
+    for (to, from) in bytes.iter_mut().zip(rest) {
+        *to = *from;
+    }
+    usize::from_ne_bytes(bytes)
 }
 
-impl<P: Permutation> MaskWindow<P> {
-    /// Starts at `mask_0 = L`.
-    fn new(expanded_key: &P::Block) -> Self {
-        let next = P::next_mask(expanded_key);
-        let after_next = P::next_mask(&next);
-        Self {
-            masks: [*expanded_key, next, after_next],
+/// `dst = dst ⊕ sources…` (with `keep`) or `dst = sources…` (without), over
+/// the length of `dst`; a shorter source reads as zeros past its end.
+///
+/// On 64-bit targets a word at a time, inlined so that each call site sees
+/// fixed block lengths: the mode does this a few times per block, and byte
+/// loops (or copies that later loads straddle) cost more than the batched
+/// permutations there. Firmware takes the smaller byte loop.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+fn xor_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
+    if cfg!(target_pointer_width = "64") {
+        xor_by_words(dst, keep, sources);
+    } else {
+        xor_by_bytes(dst, keep, sources);
+    }
+}
+
+/// [`xor_words`] a byte at a time.
+fn xor_by_bytes<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
+    for (offset, dst_byte) in dst.iter_mut().enumerate() {
+        let mut x = if keep { *dst_byte } else { 0 };
+        for source in sources {
+            x ^= source.get(offset).copied().unwrap_or_default();
         }
+        *dst_byte = x;
+    }
+}
+
+/// [`xor_words`] a [`WORD`] at a time.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
+    let mut offset = 0usize;
+    let mut words = dst.chunks_exact_mut(WORD);
+    for dst_word in &mut words {
+        let mut x = if keep { word_at(dst_word, 0) } else { 0 };
+        for source in sources {
+            x ^= word_at(source, offset);
+        }
+        dst_word.copy_from_slice(&x.to_ne_bytes());
+        offset = offset.saturating_add(WORD);
+    }
+    for dst_byte in words.into_remainder() {
+        let mut x = if keep { *dst_byte } else { 0 };
+        for source in sources {
+            x ^= source.get(offset).copied().unwrap_or_default();
+        }
+        *dst_byte = x;
+        offset = offset.saturating_add(1);
+    }
+}
+
+/// `dst ^= src`, over the length of `dst`.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+fn xor_into(dst: &mut [u8], src: &[u8]) {
+    xor_words(dst, true, [src]);
+}
+
+/// Bytes of the mask stream held at once: room for a mask and the two after
+/// it, and for about a hundred steps before the window is moved back.
+const STREAM_BYTES: usize = 128;
+
+/// How many bytes of the stream are produced at a time, ahead of their use.
+const STREAM_AHEAD: usize = 32;
+
+/// The masks `mask_j, mask_{j+1}, mask_{j+2}` of one pass over the blocks.
+///
+/// φ shifts a mask by one byte and appends one, so consecutive masks are
+/// overlapping windows of one byte stream: a step is one new byte. The
+/// stream is produced some bytes ahead, so that reading a mask never waits
+/// on a byte just written (store forwarding), but only as far as it is
+/// used, so that short messages stay cheap.
+struct MaskStream<P: Permutation> {
+    /// The stream; `mask_j` starts at `start`, and `filled` bytes exist.
+    bytes: [u8; STREAM_BYTES],
+    start: usize,
+    filled: usize,
+    /// How many bytes ever held masks, for [`Drop`].
+    used: usize,
+    permutation: PhantomData<P>,
+}
+
+impl<P: Permutation> MaskStream<P> {
+    /// Starts at `mask_j = first_mask` (`L` for a whole message).
+    fn new(first_mask: &P::Block) -> Self {
+        let mut stream = Self {
+            bytes: [0; STREAM_BYTES],
+            start: 0,
+            filled: P::BLOCK_SIZE,
+            used: P::BLOCK_SIZE,
+            permutation: PhantomData,
+        };
+        if let Some(head) = stream.bytes.get_mut(..P::BLOCK_SIZE) {
+            head.copy_from_slice(first_mask.as_ref());
+        }
+        stream.produce();
+        stream
+    }
+
+    /// Appends φ's bytes for up to [`STREAM_AHEAD`] more positions.
+    fn produce(&mut self) {
+        let end = self.filled.saturating_add(STREAM_AHEAD).min(STREAM_BYTES);
+        for position in self.filled..end {
+            let mask = self
+                .bytes
+                .get(position.saturating_sub(P::BLOCK_SIZE)..position)
+                .unwrap_or_default();
+            let byte = P::mask_feedback(mask);
+            if let Some(slot) = self.bytes.get_mut(position) {
+                *slot = byte;
+            }
+        }
+        self.filled = end;
+        self.used = self.used.max(end);
+    }
+
+    /// `mask_{j+ahead}`.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    fn mask(&self, ahead: usize) -> &[u8] {
+        // Cannot wrap: `start` and `ahead` are below STREAM_BYTES.
+        let start = self.start.wrapping_add(ahead);
+        self.bytes
+            .get(start..start.wrapping_add(P::BLOCK_SIZE))
+            .unwrap_or_default()
     }
 
     /// `mask_j`.
-    fn current(&self) -> &P::Block {
-        let [current, _, _] = &self.masks;
-        current
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    fn current(&self) -> &[u8] {
+        self.mask(0)
     }
 
     /// `mask_{j+1}`.
-    fn next(&self) -> &P::Block {
-        let [_, next, _] = &self.masks;
-        next
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    fn next(&self) -> &[u8] {
+        self.mask(1)
     }
 
     /// `mask_{j+2}`.
-    fn after_next(&self) -> &P::Block {
-        let [_, _, after_next] = &self.masks;
-        after_next
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    fn after_next(&self) -> &[u8] {
+        self.mask(2)
     }
 
-    /// Moves from `j` to `j + 1`.
+    /// Moves from `j` to `j + 1`, producing more of the stream when the
+    /// three masks in use reach its end, and first moving the bytes from
+    /// `mask_j` on to the front when the buffer is full.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
     fn advance(&mut self) {
-        let [current, next, after_next] = &mut self.masks;
-        *current = *next;
-        *next = *after_next;
-        *after_next = P::next_mask(after_next);
+        // Cannot overflow: `start` stays below STREAM_BYTES.
+        self.start = self.start.saturating_add(1);
+        let in_use_end = self.start.saturating_add(P::BLOCK_SIZE).saturating_add(2);
+        if in_use_end > self.filled {
+            if self.filled == STREAM_BYTES {
+                // The bytes kept (fewer than 32) fit in front of `start`.
+                if let Some((front, kept)) = self.bytes.split_at_mut_checked(self.start) {
+                    for (to, from) in front.iter_mut().zip(kept.iter()) {
+                        *to = *from;
+                    }
+                }
+                self.filled = STREAM_BYTES.saturating_sub(self.start);
+                self.start = 0;
+            }
+            self.produce();
+        }
     }
 }
 
-impl<P: Permutation> Drop for MaskWindow<P> {
+impl<P: Permutation> MaskStream<P> {
+    /// Clears every byte that ever held a mask.
+    fn wipe(&mut self) {
+        for byte in self.bytes.iter_mut().take(self.used) {
+            byte.zeroize();
+        }
+    }
+}
+
+impl<P: Permutation> Drop for MaskStream<P> {
     fn drop(&mut self) {
-        self.masks.zeroize();
+        self.wipe();
     }
 }
 
-/// A run of masked Even–Mansour evaluations `P(x ⊕ mask) ⊕ mask`, collected
-/// so that the permutation sees them all in one batched call.
+/// A run of masked permutation calls `P(x ⊕ mask)`, collected so that the
+/// permutation sees them all in one batched call. Elephant removes each mask
+/// again after the call (`P(x ⊕ mask) ⊕ mask`); the callers do that
+/// themselves, with the mask at hand, so that the run keeps no copy of it.
 struct MaskedRun<P: Permutation, const N: usize> {
-    /// `x ⊕ mask` until [`Self::evaluate`], then the results.
+    /// `x ⊕ mask` until [`Self::evaluate`], then `P(x ⊕ mask)`.
     states: [P::Block; N],
-    /// The mask of each queued evaluation.
-    masks: [P::Block; N],
-    /// How many evaluations are queued.
+    /// How many calls are queued.
     queued: usize,
     /// How many slots ever held secrets, for [`Drop`].
     used: usize,
@@ -105,7 +258,6 @@ impl<P: Permutation, const N: usize> MaskedRun<P, N> {
     fn new() -> Self {
         Self {
             states: [P::Block::default(); N],
-            masks: [P::Block::default(); N],
             queued: 0,
             used: 0,
         }
@@ -115,37 +267,35 @@ impl<P: Permutation, const N: usize> MaskedRun<P, N> {
         self.queued == N
     }
 
-    /// Queues `P(input ⊕ mask_a ⊕ mask_b) ⊕ mask_a ⊕ mask_b` (pass a zero
-    /// `mask_b` for a single mask). The caller evaluates a full run first.
-    fn push(&mut self, input: &P::Block, mask_a: &P::Block, mask_b: &P::Block) {
-        let slot = self
-            .states
-            .get_mut(self.queued)
-            .zip(self.masks.get_mut(self.queued));
+    /// How many calls are queued.
+    fn queued(&self) -> usize {
+        self.queued
+    }
+
+    /// Queues `P(input ⊕ mask_a ⊕ mask_b)`; a shorter input or mask is
+    /// zero-padded (pass an empty `mask_b` for a single mask). The caller
+    /// evaluates a full run first.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    fn push(&mut self, input: &[u8], mask_a: &[u8], mask_b: &[u8]) {
+        let slot = self.states.get_mut(self.queued);
         debug_assert!(
             slot.is_some(),
             "a full run is evaluated before more is queued"
         );
-        if let Some((state, mask)) = slot {
-            *mask = *mask_a;
-            xor_into(mask.as_mut(), mask_b.as_ref());
-            *state = *input;
-            xor_into(state.as_mut(), mask.as_ref());
+        if let Some(state) = slot {
+            xor_words(state.as_mut(), false, [input, mask_a, mask_b]);
             // Cannot overflow: `queued` < N here.
             self.queued = self.queued.saturating_add(1);
             self.used = self.used.max(self.queued);
         }
     }
 
-    /// Permutes every queued state in one batch, unmasks the results, and
-    /// returns them in queue order; the run is empty again afterwards.
+    /// Permutes every queued state in one batch and returns the results in
+    /// queue order (masks not yet removed); the run is empty afterwards.
     fn evaluate(&mut self) -> &[P::Block] {
         let queued = core::mem::take(&mut self.queued);
         let states = self.states.get_mut(..queued).unwrap_or_default();
         P::permute_batch(states);
-        for (state, mask) in states.iter_mut().zip(&self.masks) {
-            xor_into(state.as_mut(), mask.as_ref());
-        }
         states
     }
 }
@@ -153,9 +303,8 @@ impl<P: Permutation, const N: usize> MaskedRun<P, N> {
 impl<P: Permutation, const N: usize> Drop for MaskedRun<P, N> {
     fn drop(&mut self) {
         // Only the used prefix held secrets; clearing it keeps short messages cheap.
-        for (state, mask) in self.states.iter_mut().zip(&mut self.masks).take(self.used) {
+        for state in self.states.iter_mut().take(self.used) {
             state.zeroize();
-            mask.zeroize();
         }
     }
 }
@@ -180,9 +329,32 @@ impl<P: Permutation> TagAccumulator<P> {
         xor_into(self.sum.as_mut(), other.sum.as_ref());
     }
 
+    /// Queues the term `P(input ⊕ mask_a ⊕ mask_b) ⊕ mask_a ⊕ mask_b` on the
+    /// run: its masks go into the sum now, the permutation's result when the
+    /// run is evaluated. A full run is evaluated first.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    fn queue_term<const N: usize>(
+        &mut self,
+        run: &mut MaskedRun<P, N>,
+        input: &[u8],
+        mask_a: &[u8],
+        mask_b: &[u8],
+    ) {
+        if run.is_full() {
+            self.absorb(run);
+        }
+        run.push(input, mask_a, mask_b);
+        xor_words(self.sum.as_mut(), true, [mask_a, mask_b]);
+    }
+
     /// Adds every result of the run to the sum.
     fn absorb<const N: usize>(&mut self, run: &mut MaskedRun<P, N>) {
-        for block in run.evaluate() {
+        self.add(run.evaluate());
+    }
+
+    /// Adds `blocks` to the sum.
+    fn add(&mut self, blocks: &[P::Block]) {
+        for block in blocks {
             xor_into(self.sum.as_mut(), block.as_ref());
         }
     }
@@ -247,45 +419,66 @@ fn check_lengths(associated_data_len: usize, message_len: usize) -> Result<()> {
     }
 }
 
-/// `N ‖ 0…0`.
+/// Queues `P(N‖0 ⊕ δ_j)`, `δ_j = mask_j ⊕ mask_{j+1}`, for `blocks` blocks
+/// from the stream's current mask on.
+fn queue_keystream<P: Permutation, const N: usize>(
+    nonce: &P::Block,
+    masks: &mut MaskStream<P>,
+    run: &mut MaskedRun<P, N>,
+    blocks: usize,
+) {
+    for _ in 0..blocks {
+        run.push(nonce.as_ref(), masks.current(), masks.next());
+        masks.advance();
+    }
+}
+
+/// `data ^= δ_j`, block by block from the stream's current mask on, the
+/// last block truncated.
+fn xor_keystream_masks<P: Permutation>(masks: &mut MaskStream<P>, data: &mut [u8]) {
+    for block in data.chunks_mut(P::BLOCK_SIZE) {
+        xor_words(block, true, [masks.current(), masks.next()]);
+        masks.advance();
+    }
+}
+
+/// `data ^= P(N‖0 ⊕ δ_j)`, block by block, the last block truncated.
+fn xor_permuted_keystream<P: Permutation>(data: &mut [u8], permuted: &[P::Block]) {
+    for (block, permuted) in data.chunks_mut(P::BLOCK_SIZE).zip(permuted) {
+        xor_into(block, permuted.as_ref());
+    }
+}
+
+/// XORs the keystream `trunc(P(N‖0 ⊕ δ_j) ⊕ δ_j)` into `data`, whose first
+/// block is block `j0` of the message, with mask `first_mask` (`L` for a
+/// whole message): the `δ_j` as a run is queued, the permutation's results
+/// once it is evaluated.
+fn apply_keystream<P: Permutation, const N: usize>(
+    first_mask: &P::Block,
+    nonce: &[u8; NONCE_SIZE],
+    run: &mut MaskedRun<P, N>,
+    data: &mut [u8],
+) {
+    let nonce = nonce_block::<P>(nonce);
+    let mut masks = MaskStream::<P>::new(first_mask);
+    for part in data.chunks_mut(N.saturating_mul(P::BLOCK_SIZE)) {
+        for block in part.chunks_mut(P::BLOCK_SIZE) {
+            run.push(nonce.as_ref(), masks.current(), masks.next());
+            xor_words(block, true, [masks.current(), masks.next()]);
+            masks.advance();
+        }
+        xor_permuted_keystream::<P>(part, run.evaluate());
+    }
+}
+
+/// `N ‖ 0…0`: the nonce as a whole block, so that the keystream reads
+/// whole words.
 fn nonce_block<P: Permutation>(nonce: &[u8; NONCE_SIZE]) -> P::Block {
     let mut block = P::Block::default();
     for (to, from) in block.as_mut().iter_mut().zip(nonce) {
         *to = *from;
     }
     block
-}
-
-/// XORs the keystream `trunc(P(N‖0 ⊕ δ_j) ⊕ δ_j)`, `δ_j = mask_j ⊕ mask_{j+1}`,
-/// into the buffer: the input side is read, the output side written. The
-/// buffer starts at block `j0`, whose mask is `first_mask` (`L` for a whole
-/// message).
-fn apply_keystream<P: Permutation, const N: usize>(
-    first_mask: &P::Block,
-    nonce: &[u8; NONCE_SIZE],
-    run: &mut MaskedRun<P, N>,
-    buffer: InOutBuf<'_, '_, u8>,
-) {
-    let nonce = nonce_block::<P>(nonce);
-    let mut masks = MaskWindow::<P>::new(first_mask);
-    let mut rest = buffer;
-    while !rest.is_empty() {
-        let run_len = rest.len().min(N.saturating_mul(P::BLOCK_SIZE));
-        let (run_bytes, tail) = rest.split_at(run_len);
-        for _ in 0..run_bytes.len().div_ceil(P::BLOCK_SIZE) {
-            run.push(&nonce, masks.current(), masks.next());
-            masks.advance();
-        }
-        let mut blocks = run_bytes;
-        for keystream in run.evaluate() {
-            let block_len = blocks.len().min(P::BLOCK_SIZE);
-            let (mut block, later) = blocks.split_at(block_len);
-            let keystream = keystream.as_ref().get(..block.len()).unwrap_or_default();
-            block.xor_in2out(keystream);
-            blocks = later;
-        }
-        rest = tail;
-    }
 }
 
 /// Starts the tag sum with the AD blocks: `T = A_0`, then
@@ -297,19 +490,15 @@ fn absorb_associated_data<P: Permutation, const N: usize>(
     nonce: &[u8; NONCE_SIZE],
     associated_data: &[u8],
 ) {
-    let zero = P::Block::default();
     let mut first = true;
-    let mut masks = MaskWindow::<P>::new(expanded_key);
+    let mut masks = MaskStream::<P>::new(expanded_key);
     for_each_padded_block::<P>(nonce, associated_data, |block| {
         if first {
             tag.sum = *block;
             first = false;
         } else {
             masks.advance();
-            if run.is_full() {
-                tag.absorb(run);
-            }
-            run.push(block, masks.current(), &zero);
+            tag.queue_term(run, block.as_ref(), masks.current(), &[]);
         }
     });
 }
@@ -318,6 +507,7 @@ fn absorb_associated_data<P: Permutation, const N: usize>(
 /// `T ^= P(C_j ⊕ mask_j ⊕ mask_{j+2}) ⊕ mask_j ⊕ mask_{j+2}`, for blocks
 /// starting at `j0` whose mask is `first_mask`. Only the end of the
 /// ciphertext is `padded`; a part that ends before it must be whole blocks.
+/// The last run stays queued, for the caller to evaluate.
 fn absorb_ciphertext<P: Permutation, const N: usize>(
     tag: &mut TagAccumulator<P>,
     run: &mut MaskedRun<P, N>,
@@ -325,63 +515,54 @@ fn absorb_ciphertext<P: Permutation, const N: usize>(
     ciphertext: &[u8],
     padded: bool,
 ) {
-    let mut masks = MaskWindow::<P>::new(first_mask);
-    let mut absorb_block = |block: &P::Block| {
-        if run.is_full() {
-            tag.absorb(run);
-        }
-        run.push(block, masks.current(), masks.after_next());
+    let mut masks = MaskStream::<P>::new(first_mask);
+    let blocks = ciphertext.chunks_exact(P::BLOCK_SIZE);
+    let tail = blocks.remainder();
+    debug_assert!(padded || tail.is_empty(), "whole blocks only");
+    for block in blocks {
+        tag.queue_term(run, block, masks.current(), masks.after_next());
         masks.advance();
-    };
+    }
     if padded {
-        for_each_padded_block::<P>(&[], ciphertext, absorb_block);
-    } else {
-        let blocks = ciphertext.chunks_exact(P::BLOCK_SIZE);
-        debug_assert!(blocks.remainder().is_empty(), "whole blocks only");
-        for bytes in blocks {
-            let mut block = P::Block::default();
-            block.as_mut().copy_from_slice(bytes);
-            absorb_block(&block);
-            block.zeroize();
-        }
+        for_each_padded_block::<P>(&[], tail, |block| {
+            tag.queue_term(run, block.as_ref(), masks.current(), masks.after_next());
+        });
     }
 }
 
-/// The tag of `associated_data` and `ciphertext` under `nonce`.
-fn compute_tag<P: Permutation, const N: usize>(
+/// Adds the tag terms of the AD and the ciphertext to `tag`, evaluating runs
+/// as they fill up; the last run stays queued on `run`.
+fn queue_tag_terms<P: Permutation, const N: usize>(
+    tag: &mut TagAccumulator<P>,
+    run: &mut MaskedRun<P, N>,
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
     associated_data: &[u8],
     ciphertext: &[u8],
-    run: &mut MaskedRun<P, N>,
-) -> TagOf<P> {
-    let mut tag = TagAccumulator::<P>::new();
-    absorb_associated_data(&mut tag, run, expanded_key, nonce, associated_data);
+) {
+    absorb_associated_data(tag, run, expanded_key, nonce, associated_data);
     #[cfg(feature = "rayon")]
     if parallel::worth_it(ciphertext.len()) {
-        parallel::absorb_ciphertext_on_all_cores(&mut tag, expanded_key, ciphertext);
-        tag.absorb(run);
-        return tag.finalize(expanded_key);
+        parallel::absorb_ciphertext_on_all_cores(tag, expanded_key, ciphertext);
+        return;
     }
-    absorb_ciphertext(&mut tag, run, expanded_key, ciphertext, true);
-    tag.absorb(run);
-    tag.finalize(expanded_key)
+    absorb_ciphertext(tag, run, expanded_key, ciphertext, true);
 }
 
-/// The keystream over the whole buffer, on all cores for a long one when
+/// The keystream over the whole of `data`, on all cores for a long one when
 /// the `rayon` feature is on.
 fn xor_keystream<P: Permutation, const N: usize>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
     run: &mut MaskedRun<P, N>,
-    buffer: InOutBuf<'_, '_, u8>,
+    data: &mut [u8],
 ) {
     #[cfg(feature = "rayon")]
-    if parallel::worth_it(buffer.len()) {
-        parallel::apply_keystream::<P>(expanded_key, nonce, buffer);
+    if parallel::worth_it(data.len()) {
+        parallel::apply_keystream::<P>(expanded_key, nonce, data);
         return;
     }
-    apply_keystream(expanded_key, nonce, run, buffer);
+    apply_keystream(expanded_key, nonce, run, data);
 }
 
 /// Whether a call is short enough for a [`SHORT_RUN`]-block run: its
@@ -412,17 +593,22 @@ fn encrypt_with<P: Permutation, const N: usize>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
     associated_data: &[u8],
-    mut buffer: InOutBuf<'_, '_, u8>,
+    buffer: InOutBuf<'_, '_, u8>,
 ) -> TagOf<P> {
     let mut run = MaskedRun::<P, N>::new();
-    xor_keystream(expanded_key, nonce, &mut run, buffer.reborrow());
-    compute_tag(
+    let data = buffer.into_out_with_copied_in();
+    xor_keystream(expanded_key, nonce, &mut run, data);
+    let mut tag = TagAccumulator::<P>::new();
+    queue_tag_terms(
+        &mut tag,
+        &mut run,
         expanded_key,
         nonce,
         associated_data,
-        buffer.get_out(),
-        &mut run,
-    )
+        data,
+    );
+    tag.absorb(&mut run);
+    tag.finalize(expanded_key)
 }
 
 /// Verifies `tag` over the input side of the buffer in constant time and,
@@ -446,6 +632,11 @@ pub(crate) fn decrypt<P: Permutation>(
 /// [`decrypt`] with runs of `N` blocks. Its `if matches` is the one branch
 /// on a secret-derived value, the public verdict (`ct-check/verdict.supp`
 /// names this function).
+///
+/// When the whole keystream fits in the run that holds the last tag terms,
+/// it is computed in the same batch (one call to the permutation instead of
+/// two, which matters for the wide SIMD batches), kept in the run, and used
+/// only once the tag has matched.
 fn decrypt_with<P: Permutation, const N: usize>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
@@ -454,18 +645,45 @@ fn decrypt_with<P: Permutation, const N: usize>(
     tag: &TagOf<P>,
 ) -> Result<()> {
     let mut run = MaskedRun::<P, N>::new();
-    let mut expected = compute_tag(
+    let mut sum = TagAccumulator::<P>::new();
+    queue_tag_terms(
+        &mut sum,
+        &mut run,
         expanded_key,
         nonce,
         associated_data,
         buffer.get_in(),
-        &mut run,
     );
+    let tag_terms = run.queued();
+    let keystream_blocks = buffer.len().div_ceil(P::BLOCK_SIZE);
+    // Only the wide batches of 64-bit targets gain from it; firmware keeps
+    // the smaller code.
+    let one_batch =
+        cfg!(target_pointer_width = "64") && keystream_blocks <= N.saturating_sub(tag_terms);
+    if one_batch {
+        let mut masks = MaskStream::<P>::new(expanded_key);
+        queue_keystream(
+            &nonce_block::<P>(nonce),
+            &mut masks,
+            &mut run,
+            keystream_blocks,
+        );
+    }
+    let results = run.evaluate();
+    let (terms, keystream) = results.split_at(tag_terms.min(results.len()));
+    sum.add(terms);
+    let mut expected = sum.finalize(expanded_key);
     let matches = bool::from(expected.as_slice().ct_eq(tag.as_slice()));
     // The expected tag would be a valid forgery if it leaked.
     expected.as_mut_slice().zeroize();
     if matches {
-        xor_keystream(expanded_key, nonce, &mut run, buffer);
+        let data = buffer.into_out_with_copied_in();
+        if one_batch {
+            xor_keystream_masks(&mut MaskStream::<P>::new(expanded_key), data);
+            xor_permuted_keystream::<P>(data, keystream);
+        } else {
+            xor_keystream(expanded_key, nonce, &mut run, data);
+        }
         Ok(())
     } else {
         Err(Error)
@@ -473,7 +691,12 @@ fn decrypt_with<P: Permutation, const N: usize>(
 }
 
 #[cfg(test)]
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // Tests may panic.
+// Tests may panic; test data truncates on purpose.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation
+)]
 mod tests {
     use super::*;
 
@@ -507,5 +730,83 @@ mod tests {
         assert_eq!(count(&[0; 12], &[0; 8]), 2);
         assert_eq!(count(&[], &[0; 39]), 2);
         assert_eq!(count(&[], &[0; 40]), 3);
+    }
+
+    /// The mask stream gives the same masks as stepping φ, also across the
+    /// points where it moves its window back.
+    #[test]
+    fn mask_stream_steps_like_phi() {
+        fn check<P: Permutation>() {
+            let mut mask = P::Block::default();
+            for (i, byte) in mask.as_mut().iter_mut().enumerate() {
+                *byte = (i as u8).wrapping_mul(29) ^ 0x5a;
+            }
+            let mut stream = MaskStream::<P>::new(&mask);
+            for step in 0..3 * STREAM_BYTES {
+                let next = P::next_mask(&mask);
+                let after_next = P::next_mask(&next);
+                assert_eq!(
+                    stream.current(),
+                    mask.as_ref(),
+                    "{} step {step}",
+                    P::INSTANCE
+                );
+                assert_eq!(stream.next(), next.as_ref(), "{} step {step}", P::INSTANCE);
+                assert_eq!(
+                    stream.after_next(),
+                    after_next.as_ref(),
+                    "{} step {step}",
+                    P::INSTANCE
+                );
+                stream.advance();
+                mask = next;
+            }
+        }
+        check::<crate::Spongent160>();
+        check::<crate::Spongent176>();
+        check::<crate::Keccak200>();
+    }
+
+    /// Wiping clears the whole stream, also the bytes left behind the
+    /// window after it moved back.
+    #[test]
+    fn mask_stream_wipe_clears_every_mask_byte() {
+        for steps in [0, 1, 40, 150, 1000] {
+            let mut stream = MaskStream::<crate::Spongent160>::new(&[0xa5; 20]);
+            for _ in 0..steps {
+                stream.advance();
+            }
+            assert!(stream.bytes.iter().any(|&b| b != 0));
+            stream.wipe();
+            assert!(stream.bytes.iter().all(|&b| b == 0), "after {steps} steps");
+        }
+    }
+
+    /// Both XOR forms against a plain one, for every length around the
+    /// block sizes, with and without the destination, and with short sources.
+    #[test]
+    fn xor_words_matches_bytewise_xor() {
+        let a: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(7) ^ 0x31).collect();
+        let b: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(13) ^ 0xc4).collect();
+        for len in 0..=33 {
+            for short in [0, 3, 8, 17, 40] {
+                let c = &b[..short];
+                let start: Vec<u8> = (0..len as u8).map(|i| i ^ 0x77).collect();
+                let at = |s: &[u8], i: usize| s.get(i).copied().unwrap_or(0);
+                type Xor = fn(&mut [u8], bool, [&[u8]; 2]);
+                let forms: [(&str, Xor); 2] = [("words", xor_by_words), ("bytes", xor_by_bytes)];
+                for (name, xor) in forms {
+                    let mut kept = start.clone();
+                    xor(&mut kept, true, [&a, c]);
+                    let mut fresh = start.clone();
+                    xor(&mut fresh, false, [&a, c]);
+                    for i in 0..len {
+                        let what = format!("{name}: len {len} short {short}");
+                        assert_eq!(kept[i], start[i] ^ a[i] ^ at(c, i), "{what}");
+                        assert_eq!(fresh[i], a[i] ^ at(c, i), "{what}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@
 mod common;
 
 use common::{Instance, reference_encrypt};
-use elephant_aead::aead::{Aead, KeyInit, Nonce, Payload};
+use elephant_aead::aead::{Aead, AeadInOut, KeyInit, Nonce, Payload};
 use elephant_aead::{Delirium, Dumbo, Jumbo};
 
 /// The batched mode hands at most this many blocks to the permutation at
@@ -64,7 +64,7 @@ fn boundary_lengths(block: usize) -> Vec<usize> {
     lengths
 }
 
-fn check<C: Aead + KeyInit>(instance: Instance, ad_len: usize, msg_len: usize, seed: u64) {
+fn check<C: AeadInOut + KeyInit>(instance: Instance, ad_len: usize, msg_len: usize, seed: u64) {
     let key: [u8; 16] = bytes(seed, 16).try_into().unwrap();
     let nonce: [u8; 12] = bytes(seed + 1, 12).try_into().unwrap();
     let ad = bytes(seed + 2, ad_len);
@@ -99,9 +99,24 @@ fn check<C: Aead + KeyInit>(instance: Instance, ad_len: usize, msg_len: usize, s
         opened == msg,
         "{instance:?}: decryption differs, AD {ad_len} B, message {msg_len} B"
     );
+
+    // A flipped bit is rejected, and the buffer is left as it was (whether
+    // the keystream was computed with the tag terms or after them).
+    let mut tampered = sealed.clone();
+    let bit = (seed as usize).wrapping_mul(7919) % (tampered.len() * 8);
+    tampered[bit / 8] ^= 1 << (bit % 8);
+    let mut buffer = tampered.clone();
+    assert!(
+        AeadInOut::decrypt_in_place(&cipher, &nonce, &ad, &mut buffer).is_err(),
+        "{instance:?}: flipped bit {bit} accepted, AD {ad_len} B, message {msg_len} B"
+    );
+    assert!(
+        buffer == tampered,
+        "{instance:?}: rejected buffer changed, AD {ad_len} B, message {msg_len} B"
+    );
 }
 
-fn check_instance<C: Aead + KeyInit>(instance: Instance) {
+fn check_instance<C: AeadInOut + KeyInit>(instance: Instance) {
     let m = instance.block_size();
     for (i, len) in boundary_lengths(m).into_iter().enumerate() {
         check::<C>(instance, 5, len, i as u64);

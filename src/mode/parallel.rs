@@ -10,7 +10,6 @@ extern crate alloc;
 
 use super::{MaskedRun, NONCE_SIZE, RUN_BLOCKS, TagAccumulator, absorb_ciphertext};
 use crate::permutation::Permutation;
-use aead::inout::InOutBuf;
 use alloc::vec::Vec;
 use rayon::prelude::*;
 use zeroize::Zeroize;
@@ -65,22 +64,18 @@ fn chunk_bytes<P: Permutation>() -> usize {
     CHUNK_BLOCKS.saturating_mul(P::BLOCK_SIZE)
 }
 
-/// The keystream over the whole buffer, chunk by chunk on all cores.
-///
-/// The buffer's input side is first copied to its output side (nothing to
-/// copy when it is used in place), then every chunk is XORed in place.
+/// The keystream over the whole of `data`, chunk by chunk on all cores.
 pub(super) fn apply_keystream<P: Permutation>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
-    buffer: InOutBuf<'_, '_, u8>,
+    data: &mut [u8],
 ) {
-    let data = buffer.into_out_with_copied_in();
     let starts = ChunkMasks::<P>::new(expanded_key, data.len());
     data.par_chunks_mut(chunk_bytes::<P>())
         .zip(starts.masks.par_iter())
         .for_each(|(chunk, first_mask)| {
             let mut run = MaskedRun::<P, RUN_BLOCKS>::new();
-            super::apply_keystream(first_mask, nonce, &mut run, chunk.into());
+            super::apply_keystream(first_mask, nonce, &mut run, chunk);
         });
 }
 

@@ -62,8 +62,29 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
         }
     }
 
+    /// The byte that the mask LFSR φ appends: `mask_{i+1}` is `mask_i`
+    /// shifted one byte towards the front with this byte at the end. So the
+    /// masks are windows of one byte stream, which the mode steps one byte
+    /// per block. `mask` holds `mask_i` (`BLOCK_SIZE` bytes).
+    fn mask_feedback(mask: &[u8]) -> u8;
+
     /// The mask LFSR φ: `mask_{i+1} = φ(mask_i)`.
-    fn next_mask(mask: &Self::Block) -> Self::Block;
+    fn next_mask(mask: &Self::Block) -> Self::Block {
+        let mut next = Self::Block::default();
+        if let (Some((_, from)), Some((last, to))) =
+            (mask.as_ref().split_first(), next.as_mut().split_last_mut())
+        {
+            to.copy_from_slice(from);
+            *last = Self::mask_feedback(mask.as_ref());
+        }
+        next
+    }
+}
+
+/// Byte `i` of a mask, for [`Permutation::mask_feedback`] (a shorter slice
+/// reads as zeros, which the mode never passes).
+fn mask_byte(mask: &[u8], i: usize) -> u8 {
+    mask.get(i).copied().unwrap_or_default()
 }
 
 /// Spongent-π\[160\], the permutation of Dumbo (20-byte blocks, 8-byte tags).
@@ -81,22 +102,6 @@ pub struct Keccak200;
 impl sealed::Sealed for Spongent160 {}
 impl sealed::Sealed for Spongent176 {}
 impl sealed::Sealed for Keccak200 {}
-
-/// Shifts a block one byte towards the front and appends `last`: every φ of
-/// Elephant has this shape.
-///
-/// Written as one slice copy: the mode calls φ once per block, and a chained
-/// iterator here compiled to a byte loop with branches that cost more than
-/// the batched Keccak permutation of the same block.
-fn shift_in<const BYTES: usize>(block: &[u8; BYTES], last: u8) -> [u8; BYTES] {
-    let mut next = [last; BYTES];
-    if let (Some((_, from)), Some((_, to))) = (block.split_first(), next.split_last_mut()) {
-        for (to, from) in to.iter_mut().zip(from) {
-            *to = *from;
-        }
-    }
-    next
-}
 
 impl Permutation for Spongent160 {
     type Block = [u8; 20];
@@ -119,9 +124,9 @@ impl Permutation for Spongent160 {
         spongent_batch::permute_160(blocks);
     }
 
-    fn next_mask(x: &Self::Block) -> Self::Block {
-        let [x0, _, _, x3, .., x13, _, _, _, _, _, _] = *x;
-        shift_in(x, x0.rotate_left(3) ^ (x3 << 7) ^ (x13 >> 7))
+    fn mask_feedback(x: &[u8]) -> u8 {
+        let byte = |i| mask_byte(x, i);
+        byte(0).rotate_left(3) ^ (byte(3) << 7) ^ (byte(13) >> 7)
     }
 }
 
@@ -146,9 +151,9 @@ impl Permutation for Spongent176 {
         spongent_batch::permute_176(blocks);
     }
 
-    fn next_mask(x: &Self::Block) -> Self::Block {
-        let [x0, _, _, x3, .., x19, _, _] = *x;
-        shift_in(x, x0.rotate_left(1) ^ (x3 << 7) ^ (x19 >> 7))
+    fn mask_feedback(x: &[u8]) -> u8 {
+        let byte = |i| mask_byte(x, i);
+        byte(0).rotate_left(1) ^ (byte(3) << 7) ^ (byte(19) >> 7)
     }
 }
 
@@ -174,9 +179,9 @@ impl Permutation for Keccak200 {
         keccak_batch::permute(blocks);
     }
 
-    fn next_mask(x: &Self::Block) -> Self::Block {
-        let [x0, _, x2, .., x13, _, _, _, _, _, _, _, _, _, _, _] = *x;
-        shift_in(x, x0.rotate_left(1) ^ x2.rotate_left(1) ^ (x13 << 1))
+    fn mask_feedback(x: &[u8]) -> u8 {
+        let byte = |i| mask_byte(x, i);
+        byte(0).rotate_left(1) ^ byte(2).rotate_left(1) ^ (byte(13) << 1)
     }
 }
 
@@ -251,7 +256,7 @@ mod tests {
     };
 
     /// φ written index by index from the spec note, to check the
-    /// destructuring forms above.
+    /// feedback bytes above.
     fn spec_phi(x: &[u8], last: u8) -> Vec<u8> {
         let mut y = x[1..].to_vec();
         y.push(last);
