@@ -800,8 +800,8 @@ mod tests {
                     xor(&mut kept, true, [&a, c]);
                     let mut fresh = start.clone();
                     xor(&mut fresh, false, [&a, c]);
+                    let what = format!("{name}: len {len} short {short}");
                     for i in 0..len {
-                        let what = format!("{name}: len {len} short {short}");
                         assert_eq!(kept[i], start[i] ^ a[i] ^ at(c, i), "{what}");
                         assert_eq!(fresh[i], a[i] ^ at(c, i), "{what}");
                     }
