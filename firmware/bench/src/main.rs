@@ -1,0 +1,434 @@
+//! Counted-instruction benchmark of `elephant-aead` on a Cortex-M4.
+//!
+//! A bare-metal image for QEMU's `mps2-an386` board, run by
+//! `.ci/firmware-bench`. For Dumbo, Jumbo and Delirium, and for the
+//! RustCrypto baselines ChaCha20-Poly1305 and Ascon-AEAD128, it measures
+//!
+//! - executed instructions (a proxy for Cortex-M4 cycles) of one-shot
+//!   encryption and decryption of 16, 128 and 1500 bytes with no associated
+//!   data, each including the key setup (`KeyInit::new`) as a one-message
+//!   user pays it, and of the key setup alone;
+//! - the peak stack of one 128-byte encryption and decryption (key setup
+//!   included), by stack painting (see [`stack`]).
+//!
+//! Instructions are counted with QEMU's `-icount` clock and a board timer
+//! (see [`counter`]). The image first checks the counter against loops of
+//! known length, and the fixed cost of a measurement is measured and
+//! subtracted everywhere. It checks every result: decryption must succeed
+//! and restore the plaintext, a forged tag must be rejected, and the
+//! Elephant ciphertexts of 16 bytes must match the official KATs. It prints
+//! a Markdown table and exits QEMU through semihosting, with a failure
+//! status if any check failed.
+
+#![no_std]
+#![no_main]
+
+mod counter;
+mod stack;
+
+use core::arch::asm;
+use core::fmt;
+use core::hint::black_box;
+
+use chacha20poly1305::ChaCha20Poly1305;
+use cortex_m_rt::{ExceptionFrame, entry, exception};
+use cortex_m_semihosting::{debug, hprintln};
+use elephant_aead::aead::{AeadInOut, Key, KeyInit, Nonce, Tag};
+use elephant_aead::{Delirium, Dumbo, Jumbo};
+
+/// Message sizes measured, in bytes.
+const SIZES: [usize; 3] = [16, 128, 1500];
+/// The size whose instructions per byte the table reports.
+const LONG: usize = 1500;
+/// The size whose peak stack the table reports.
+const STACK_SIZE: usize = 128;
+
+/// The official KATs' ciphertext‖tag for key 00‖01‖…‖0F, nonce
+/// 00‖01‖…‖0B, plaintext 00‖01‖…‖0F and no AD (Count = 529), which are
+/// exactly this harness's 16-byte inputs.
+const KAT_DUMBO: [u8; 24] = [
+    0x08, 0x67, 0x29, 0x0A, 0xD2, 0x9D, 0x21, 0x9C, 0x4B, 0xF3, 0xBF, 0x0B, 0xD6, 0x52, 0x09, 0x9B,
+    0xA0, 0xE7, 0xFC, 0xE0, 0x7C, 0x71, 0xC3, 0xEB,
+];
+/// Jumbo's ciphertext‖tag for the same inputs as [`KAT_DUMBO`].
+const KAT_JUMBO: [u8; 24] = [
+    0xAE, 0x5D, 0x4F, 0x2B, 0xFA, 0xE6, 0xD4, 0x32, 0xA1, 0xB6, 0xE9, 0x2E, 0xB8, 0x95, 0x5A, 0x7F,
+    0x8E, 0xF4, 0x99, 0x2B, 0x28, 0xDA, 0x95, 0xC5,
+];
+/// Delirium's ciphertext‖tag for the same inputs as [`KAT_DUMBO`].
+const KAT_DELIRIUM: [u8; 32] = [
+    0x1E, 0xBB, 0xE2, 0x9D, 0x3E, 0xC4, 0xD5, 0x74, 0x84, 0x09, 0x05, 0xEF, 0xCE, 0xBF, 0xB4, 0x0D,
+    0x7A, 0xDD, 0xCA, 0x6B, 0xFE, 0xC2, 0x52, 0xFB, 0xDC, 0x5E, 0x84, 0x78, 0x4B, 0xC4, 0xF7, 0xE3,
+];
+
+/// What the table shows for one cipher. Instruction counts already have
+/// the measurement overhead subtracted.
+struct Row {
+    /// The cipher's name, also its key in `ceilings.txt`.
+    name: &'static str,
+    /// One-shot encryption of each of [`SIZES`].
+    encrypt: [u64; 3],
+    /// One-shot decryption of each of [`SIZES`].
+    decrypt: [u64; 3],
+    /// `KeyInit::new` alone.
+    key_setup: u64,
+    /// Peak stack of a [`STACK_SIZE`]-byte encryption, in bytes.
+    stack_encrypt: usize,
+    /// Peak stack of a [`STACK_SIZE`]-byte decryption, in bytes.
+    stack_decrypt: usize,
+}
+
+/// Why a measurement or a check failed; printed, then the image exits
+/// with a failure status.
+#[derive(Clone, Copy, Debug)]
+enum Failure {
+    /// A measured interval did not fit the 32-bit timer.
+    CounterWrapped,
+    /// The painted stack region could not be placed or was used up.
+    StackRegion,
+    /// Encryption returned an error.
+    Encrypt,
+    /// Decryption of a valid ciphertext failed or did not restore the
+    /// plaintext.
+    Decrypt,
+    /// A forged tag was accepted.
+    Forgery,
+    /// The ciphertext differs from the official KAT.
+    Kat,
+}
+
+/// Formats a count with thousands separators, so long counts stay readable
+/// in the table (the script strips the commas).
+struct Thousands(u64);
+
+impl fmt::Display for Thousands {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut groups = [0u16; 7];
+        let mut n = self.0;
+        let mut len = 0;
+        loop {
+            groups[len] = (n % 1000) as u16;
+            len += 1;
+            n /= 1000;
+            if n == 0 {
+                break;
+            }
+        }
+        write!(f, "{}", groups[len - 1])?;
+        for group in groups[..len - 1].iter().rev() {
+            write!(f, ",{group:03}")?;
+        }
+        Ok(())
+    }
+}
+
+/// FNV-1a (32 bits) of ciphertext‖tag: a short fingerprint to compare
+/// outputs across runs and builds by eye, not a security function.
+fn fingerprint(parts: &[&[u8]]) -> u32 {
+    let mut hash = 0x811C_9DC5u32;
+    for byte in parts.iter().flat_map(|part| part.iter()) {
+        hash = (hash ^ u32::from(*byte)).wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+/// Bytes `0, 1, 2, …` (wrapping), the pattern of the official KATs' inputs.
+fn counting_bytes<const N: usize>() -> [u8; N] {
+    core::array::from_fn(|i| i as u8)
+}
+
+/// Instructions of one call of `f`, less the measurement overhead.
+fn measure(overhead: u64, f: &mut dyn FnMut()) -> Result<u64, Failure> {
+    counter::count(f)
+        .map(|n| n.saturating_sub(overhead))
+        .ok_or(Failure::CounterWrapped)
+}
+
+/// Executes exactly `2 n` instructions (`n` ≥ 1).
+#[inline(always)]
+fn loop_of_2(n: u32) {
+    // SAFETY: a counted loop on one register, touching no memory or stack.
+    unsafe {
+        asm!(
+            "2:",
+            "subs {n}, {n}, #1",
+            "bne 2b",
+            n = inout(reg) n => _,
+            options(nomem, nostack),
+        );
+    }
+}
+
+/// Executes exactly `5 n` instructions (`n` ≥ 1).
+#[inline(always)]
+fn loop_of_5(n: u32) {
+    // SAFETY: a counted loop on two registers, touching no memory or stack.
+    unsafe {
+        asm!(
+            "2:",
+            "eor {x}, {x}, {n}",
+            "add {x}, {x}, #3",
+            "ror {x}, {x}, #7",
+            "subs {n}, {n}, #1",
+            "bne 2b",
+            n = inout(reg) n => _,
+            x = out(reg) _,
+            options(nomem, nostack),
+        );
+    }
+}
+
+/// Checks the counter on loops of known length: the count less the
+/// overhead must be `k n`, give or take 2 instructions (the closure loading
+/// `n`), for every `n`. Prints each result.
+fn validate_counter(overhead: u64) -> bool {
+    let mut ok = true;
+    for n in [1_000u32, 100_000, 1_000_000] {
+        let loops = [
+            (2, measure(overhead, &mut move || loop_of_2(n))),
+            (5, measure(overhead, &mut move || loop_of_5(n))),
+        ];
+        for (per_iteration, measured) in loops {
+            let expected = per_iteration * u64::from(n);
+            let residual = measured.map(|m| m as i64 - expected as i64);
+            let pass = matches!(residual, Ok(-2..=2));
+            ok &= pass;
+            match residual {
+                Ok(residual) => hprintln!(
+                    "validation: {per_iteration}-instruction loop, n = {n}: {} instructions, expected {expected}, residual {residual:+}: {}",
+                    measured.unwrap_or(0),
+                    if pass { "ok" } else { "FAILED" },
+                ),
+                Err(failure) => hprintln!(
+                    "validation: {per_iteration}-instruction loop, n = {n}: FAILED: {failure:?}"
+                ),
+            }
+        }
+    }
+    ok
+}
+
+/// Measures and checks one cipher. `kat` is the expected ciphertext‖tag
+/// of the 16-byte message, where an official one is at hand.
+#[inline(never)]
+fn bench<C: KeyInit + AeadInOut>(
+    name: &'static str,
+    kat: Option<&[u8]>,
+    overhead: u64,
+) -> Result<Row, Failure> {
+    let mut key = Key::<C>::default();
+    let key_len = key.len();
+    key.copy_from_slice(&counting_bytes::<32>()[..key_len]);
+    let mut nonce = Nonce::<C>::default();
+    let nonce_len = nonce.len();
+    nonce.copy_from_slice(&counting_bytes::<16>()[..nonce_len]);
+    let plaintext = counting_bytes::<LONG>();
+    let (key, nonce) = (&key, &nonce);
+    let mut buffer = [0u8; LONG];
+
+    let key_setup = measure(overhead, &mut || {
+        black_box(C::new(black_box(key)));
+    })?;
+
+    let mut row = Row {
+        name,
+        encrypt: [0; 3],
+        decrypt: [0; 3],
+        key_setup,
+        stack_encrypt: 0,
+        stack_decrypt: 0,
+    };
+    for (i, size) in SIZES.into_iter().enumerate() {
+        let message = &mut buffer[..size];
+        message.copy_from_slice(&plaintext[..size]);
+        let mut tag = None;
+        row.encrypt[i] = measure(overhead, &mut || {
+            let cipher = C::new(black_box(key));
+            let message = black_box(&mut *message);
+            tag = cipher
+                .encrypt_inout_detached(black_box(nonce), black_box(&[]), message.into())
+                .ok();
+        })?;
+        let tag: Tag<C> = tag.ok_or(Failure::Encrypt)?;
+        hprintln!(
+            "output: {name} {size} B: ciphertext‖tag FNV-1a {:08x}",
+            fingerprint(&[message, &tag])
+        );
+        if let Some(kat) = kat.filter(|_| size == 16) {
+            if !is_concatenation(kat, message, &tag) {
+                return Err(Failure::Kat);
+            }
+        }
+
+        let mut opened = None;
+        row.decrypt[i] = measure(overhead, &mut || {
+            let cipher = C::new(black_box(key));
+            let message = black_box(&mut *message);
+            opened = Some(
+                cipher
+                    .decrypt_inout_detached(black_box(nonce), black_box(&[]), message.into(), &tag)
+                    .is_ok(),
+            );
+        })?;
+        if opened != Some(true) || message != &plaintext[..size] {
+            return Err(Failure::Decrypt);
+        }
+
+        if size == 16 {
+            let cipher = C::new(key);
+            let mut forged = tag.clone();
+            forged[0] ^= 1;
+            cipher
+                .encrypt_inout_detached(nonce, &[], message.into())
+                .map_err(|_| Failure::Encrypt)?;
+            if cipher
+                .decrypt_inout_detached(nonce, &[], message.into(), &forged)
+                .is_ok()
+            {
+                return Err(Failure::Forgery);
+            }
+        }
+    }
+
+    let message = &mut buffer[..STACK_SIZE];
+    message.copy_from_slice(&plaintext[..STACK_SIZE]);
+    let mut tag = None;
+    row.stack_encrypt = stack::peak(&mut || {
+        let cipher = C::new(black_box(key));
+        let message = black_box(&mut *message);
+        tag = cipher
+            .encrypt_inout_detached(black_box(nonce), black_box(&[]), message.into())
+            .ok();
+    })
+    .ok_or(Failure::StackRegion)?;
+    let tag: Tag<C> = tag.ok_or(Failure::Encrypt)?;
+    let mut opened = false;
+    row.stack_decrypt = stack::peak(&mut || {
+        let cipher = C::new(black_box(key));
+        let message = black_box(&mut *message);
+        opened = cipher
+            .decrypt_inout_detached(black_box(nonce), black_box(&[]), message.into(), &tag)
+            .is_ok();
+    })
+    .ok_or(Failure::StackRegion)?;
+    if !opened || message != &plaintext[..STACK_SIZE] {
+        return Err(Failure::Decrypt);
+    }
+    Ok(row)
+}
+
+/// Whether `expected` is `first` followed by `second`.
+fn is_concatenation(expected: &[u8], first: &[u8], second: &[u8]) -> bool {
+    let (head, tail) = expected.split_at(first.len().min(expected.len()));
+    head == first && tail == second
+}
+
+/// Prints the results as a Markdown table.
+fn print_table(rows: &[Row]) {
+    let chacha = rows
+        .iter()
+        .find(|row| row.name == "ChaCha20-Poly1305")
+        .map(|row| row.encrypt[2]);
+    hprintln!(
+        "| cipher | enc 16 B | enc 128 B | enc 1500 B | instr/B @1500 | dec 16 B | dec 128 B | dec 1500 B | key setup | peak stack enc (B) | peak stack dec (B) | ChaChaPoly units @1500 B |"
+    );
+    hprintln!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for row in rows {
+        let per_byte = row.encrypt[2] as f64 / LONG as f64;
+        let units = chacha.map_or(0.0, |c| c as f64 / row.encrypt[2] as f64);
+        hprintln!(
+            "| {} | {} | {} | {} | {:.1} | {} | {} | {} | {} | {} | {} | {:.4}× |",
+            row.name,
+            Thousands(row.encrypt[0]),
+            Thousands(row.encrypt[1]),
+            Thousands(row.encrypt[2]),
+            per_byte,
+            Thousands(row.decrypt[0]),
+            Thousands(row.decrypt[1]),
+            Thousands(row.decrypt[2]),
+            Thousands(row.key_setup),
+            row.stack_encrypt,
+            row.stack_decrypt,
+            units,
+        );
+    }
+}
+
+#[entry]
+fn main() -> ! {
+    counter::init();
+    let overhead = counter::count(&mut || {}).unwrap_or(u64::MAX);
+    hprintln!("measurement overhead (empty call, subtracted everywhere): {overhead} instructions");
+    let mut ok = validate_counter(overhead);
+
+    type Bench = fn(u64) -> Result<Row, Failure>;
+    let ciphers: [(&str, Bench); 5] = [
+        ("Dumbo", |o| bench::<Dumbo>("Dumbo", Some(&KAT_DUMBO), o)),
+        ("Jumbo", |o| bench::<Jumbo>("Jumbo", Some(&KAT_JUMBO), o)),
+        ("Delirium", |o| {
+            bench::<Delirium>("Delirium", Some(&KAT_DELIRIUM), o)
+        }),
+        ("ChaCha20-Poly1305", |o| {
+            bench::<ChaCha20Poly1305>("ChaCha20-Poly1305", None, o)
+        }),
+        ("Ascon-AEAD128", |o| {
+            bench::<ascon_aead::AsconAead128>("Ascon-AEAD128", None, o)
+        }),
+    ];
+    let mut rows: [Option<Row>; 5] = Default::default();
+    for ((name, run), slot) in ciphers.into_iter().zip(&mut rows) {
+        match run(overhead) {
+            Ok(row) => *slot = Some(row),
+            Err(failure) => {
+                hprintln!("FAILED: {name}: {failure:?}");
+                ok = false;
+            }
+        }
+    }
+    if rows.iter().all(Option::is_some) {
+        print_table(&rows.map(|row| row.unwrap_or_else(|| unreachable!())));
+    }
+    if ok {
+        hprintln!("firmware-bench: all checks passed");
+        debug::exit(debug::EXIT_SUCCESS);
+    } else {
+        hprintln!("firmware-bench: FAILED");
+        debug::exit(debug::EXIT_FAILURE);
+    }
+    loop {
+        core::hint::spin_loop();
+    }
+}
+
+/// Reports a fault (e.g. a bad memory access) and exits QEMU with a failure
+/// status, so the run cannot hang.
+#[exception]
+unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
+    hprintln!("FAILED: hard fault at pc {:#010x}", frame.pc());
+    debug::exit(debug::EXIT_FAILURE);
+    loop {
+        core::hint::spin_loop();
+    }
+}
+
+/// Reports a panic and exits QEMU with a failure status.
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    hprintln!("FAILED: {info}");
+    debug::exit(debug::EXIT_FAILURE);
+    loop {
+        core::hint::spin_loop();
+    }
+}
+
+/// The image runs on one core and enables no interrupt, so a critical
+/// section (needed by the semihosting printer) has nothing to mask.
+struct SingleThreaded;
+critical_section::set_impl!(SingleThreaded);
+
+// SAFETY: no interrupt handler or second core ever runs concurrently with
+// the code holding a critical section, so doing nothing is a valid lock.
+unsafe impl critical_section::Impl for SingleThreaded {
+    unsafe fn acquire() {}
+    unsafe fn release(_: ()) {}
+}

@@ -1,0 +1,77 @@
+//! Measuring the peak stack of one call by painting.
+//!
+//! Before the call, the words below the stack pointer are filled with a
+//! pattern; after it, the lowest word that no longer holds the pattern
+//! marks how deep the call went. The painting is one `asm!` block that uses
+//! registers only, so no frame of the harness lies in the painted region.
+
+use core::arch::asm;
+use core::hint::black_box;
+use core::ptr::read_volatile;
+
+/// Bytes painted below the call site's stack pointer. Several times what
+/// any measured call needs; a call reaching the bottom is reported as an
+/// overflow of the measurement, not as a number.
+pub const REGION: usize = 8 * 1024;
+
+/// The paint. A value no measured code stores by chance in a whole word
+/// at the bottom of its frame (a false match could only under-report by
+/// the words below it).
+const PATTERN: u32 = 0xDEAD_BEEF;
+
+unsafe extern "C" {
+    /// End of `.bss` and `.uninit`, from `cortex-m-rt`'s linker script:
+    /// the lowest address the stack may grow to.
+    static __sheap: u32;
+}
+
+/// The current stack pointer.
+#[inline(always)]
+fn stack_pointer() -> usize {
+    let sp: usize;
+    // SAFETY: copies SP into a register; reads and writes no memory.
+    unsafe { asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags)) };
+    sp
+}
+
+/// Peak stack of one call of `f`: the bytes below this function's stack
+/// pointer (the call site's) that `f` wrote to. `None` if the painted
+/// region would not fit in RAM or `f` used all of it.
+#[inline(never)]
+pub fn peak(f: &mut dyn FnMut()) -> Option<usize> {
+    let f = black_box(f);
+    let top = stack_pointer();
+    let bottom = top.checked_sub(REGION)?;
+    if bottom < &raw const __sheap as usize {
+        return None;
+    }
+    // SAFETY: writes the `REGION` bytes just below SP, which the check above
+    // places inside RAM and above all static data. No live data is there:
+    // the stack grows down, this block pushes nothing, and no interrupt is
+    // enabled that could use the stack meanwhile. `top` equals SP here:
+    // this function has no dynamic stack allocation, so its SP does not
+    // change after the prologue.
+    unsafe {
+        asm!(
+            "2:",
+            "str {pattern}, [{p}, #-4]!",
+            "cmp {p}, {bottom}",
+            "bne 2b",
+            p = inout(reg) top => _,
+            bottom = in(reg) bottom,
+            pattern = in(reg) PATTERN,
+            options(nostack),
+        );
+    }
+    f();
+    let mut lowest_used = bottom;
+    // SAFETY: reads aligned words of the region painted above, which lies
+    // in RAM; reading them has no side effect.
+    while lowest_used < top && unsafe { read_volatile(lowest_used as *const u32) } == PATTERN {
+        lowest_used += 4;
+    }
+    if lowest_used == bottom {
+        return None;
+    }
+    Some(top - lowest_used)
+}
