@@ -11,13 +11,16 @@
 // The arithmetic is on those bounded counters and on 7-bit round constants.
 #![allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
+pub(super) mod backends;
+mod round;
+
 /// Rotation offsets ρ for lane `x + 5y`, reduced mod 8.
 const RHO: [u32; 25] = [
     0, 1, 6, 4, 3, 4, 4, 6, 7, 4, 3, 2, 3, 1, 7, 1, 5, 7, 5, 0, 2, 2, 5, 0, 6,
 ];
 
 /// Round constants ι of the 18 rounds.
-const ROUND_CONSTANTS: [u8; 18] = [
+pub(super) const ROUND_CONSTANTS: [u8; 18] = [
     0x01, 0x82, 0x8a, 0x00, 0x8b, 0x01, 0x81, 0x09, 0x8a, 0x88, 0x09, 0x0a, 0x8b, 0x8b, 0x89, 0x03,
     0x02, 0x80,
 ];

@@ -12,6 +12,24 @@
 // The arithmetic is on those bounded counters and on 7-bit round constants.
 #![allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
+pub(super) mod backends;
+mod sbox;
+
+/// Rounds of Spongent-π\[160\].
+pub(super) const ROUNDS_160: usize = 80;
+/// Initial value of the 7-bit round counter of Spongent-π\[160\].
+pub(super) const COUNTER_160: u8 = 0x75;
+/// Rounds of Spongent-π\[176\].
+pub(super) const ROUNDS_176: usize = 90;
+/// Initial value of the 7-bit round counter of Spongent-π\[176\].
+pub(super) const COUNTER_176: u8 = 0x45;
+
+/// The round counter's next value: `c = (c << 1 | c6 ⊕ c5) & 0x7f`.
+#[inline(always)]
+pub(super) const fn next_counter(counter: u8) -> u8 {
+    ((counter << 1) | (((counter >> 6) ^ (counter >> 5)) & 1)) & 0x7f
+}
+
 /// Spongent-π\[160\]: 80 rounds on a 20-byte state (the permutation of Dumbo).
 ///
 /// ```
@@ -21,7 +39,7 @@
 /// ```
 #[must_use]
 pub const fn spongent_pi_160(state: [u8; 20]) -> [u8; 20] {
-    spongent::<20>(state, 80, 0x75)
+    spongent::<20>(state, ROUNDS_160, COUNTER_160)
 }
 
 /// Spongent-π\[176\]: 90 rounds on a 22-byte state (the permutation of Jumbo).
@@ -33,7 +51,7 @@ pub const fn spongent_pi_160(state: [u8; 20]) -> [u8; 20] {
 /// ```
 #[must_use]
 pub const fn spongent_pi_176(state: [u8; 22]) -> [u8; 22] {
-    spongent::<22>(state, 90, 0x45)
+    spongent::<22>(state, ROUNDS_176, COUNTER_176)
 }
 
 /// One Spongent-π core for both widths: `BYTES` bytes of state, `rounds`
@@ -48,7 +66,7 @@ const fn spongent<const BYTES: usize>(
     while round < rounds {
         state[0] ^= counter;
         state[BYTES - 1] ^= counter.reverse_bits();
-        counter = ((counter << 1) | (((counter >> 6) ^ (counter >> 5)) & 1)) & 0x7f;
+        counter = next_counter(counter);
         let mut i = 0;
         while i < BYTES {
             state[i] = sbox_both_nibbles(state[i]);

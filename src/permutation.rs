@@ -5,12 +5,12 @@
 //! size and mask LFSR φ, and gives the mode a batched entry point that
 //! permutes many independent blocks in one call.
 
+#[cfg(test)]
+mod backend_check;
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+mod cpu;
 mod keccak;
-#[cfg(target_pointer_width = "64")]
-mod keccak_batch;
 mod spongent;
-#[cfg(target_pointer_width = "64")]
-mod spongent_batch;
 
 pub use keccak::keccak_f200;
 pub use spongent::{spongent_pi_160, spongent_pi_176};
@@ -19,7 +19,7 @@ pub use spongent::{spongent_pi_160, spongent_pi_176};
 /// only (`RUSTFLAGS="--cfg elephant_bench_tiers"`): not part of the API.
 #[cfg(all(elephant_bench_tiers, target_pointer_width = "64"))]
 #[doc(hidden)]
-pub use keccak_batch::tiers as keccak_batch_tiers;
+pub use keccak::backends::tiers as keccak_batch_tiers;
 
 use aead::array::ArraySize;
 use aead::consts::{U8, U16};
@@ -109,19 +109,12 @@ impl Permutation for Spongent160 {
     const BLOCK_SIZE: usize = 20;
     const INSTANCE: &'static str = "Dumbo";
 
-    #[cfg(not(target_pointer_width = "64"))]
     fn permute(block: &mut Self::Block) {
-        *block = spongent_pi_160(*block);
+        spongent::backends::permute_one_160(block);
     }
 
-    #[cfg(target_pointer_width = "64")]
-    fn permute(block: &mut Self::Block) {
-        spongent_batch::permute_one_160(block);
-    }
-
-    #[cfg(target_pointer_width = "64")]
     fn permute_batch(blocks: &mut [Self::Block]) {
-        spongent_batch::permute_160(blocks);
+        spongent::backends::permute_160(blocks);
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {
@@ -136,19 +129,12 @@ impl Permutation for Spongent176 {
     const BLOCK_SIZE: usize = 22;
     const INSTANCE: &'static str = "Jumbo";
 
-    #[cfg(not(target_pointer_width = "64"))]
     fn permute(block: &mut Self::Block) {
-        *block = spongent_pi_176(*block);
+        spongent::backends::permute_one_176(block);
     }
 
-    #[cfg(target_pointer_width = "64")]
-    fn permute(block: &mut Self::Block) {
-        spongent_batch::permute_one_176(block);
-    }
-
-    #[cfg(target_pointer_width = "64")]
     fn permute_batch(blocks: &mut [Self::Block]) {
-        spongent_batch::permute_176(blocks);
+        spongent::backends::permute_176(blocks);
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {
@@ -164,19 +150,11 @@ impl Permutation for Keccak200 {
     const INSTANCE: &'static str = "Delirium";
 
     fn permute(block: &mut Self::Block) {
-        #[cfg(target_pointer_width = "64")]
-        keccak_batch::permute_one(block);
-        #[cfg(not(target_pointer_width = "64"))]
-        {
-            *block = keccak_f200(*block);
-        }
+        keccak::backends::permute_one(block);
     }
 
-    /// 64-bit targets run several states at once (see `keccak_batch`);
-    /// 32-bit firmware keeps the small reference loop.
-    #[cfg(target_pointer_width = "64")]
     fn permute_batch(blocks: &mut [Self::Block]) {
-        keccak_batch::permute(blocks);
+        keccak::backends::permute(blocks);
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {
@@ -190,17 +168,9 @@ impl Permutation for Keccak200 {
 mod tests {
     use super::*;
 
-    /// `00 01 02 …` as a block.
-    #[allow(clippy::cast_possible_truncation)] // N ≤ 25, so i fits a byte.
-    const fn counting<const N: usize>() -> [u8; N] {
-        let mut out = [0u8; N];
-        let mut i = 0;
-        while i < N {
-            out[i] = i as u8;
-            i += 1;
-        }
-        out
-    }
+    use super::backend_check::{
+        KECCAK_200_VECTORS, SPONGENT_160_VECTORS, SPONGENT_176_VECTORS, counting,
+    };
 
     /// Compile-time equality of two byte arrays.
     const fn same<const N: usize>(a: [u8; N], b: [u8; N]) -> bool {
@@ -214,45 +184,25 @@ mod tests {
         true
     }
 
-    // The permutation test values of the spec note, checked at compile time.
+    // The spec's permutation test values, checked on the `const fn`s at
+    // compile time.
     const _: () = {
-        use hex_literal::hex;
-        assert!(same(
-            spongent_pi_160([0; 20]),
-            hex!("e80c0086a2cb8286a162c50ede3ed1b95f74edca")
-        ));
-        assert!(same(
-            spongent_pi_160(counting()),
-            hex!("7c800edf9a560df7cc19f1a2262c7d73267bf77b")
-        ));
-        assert!(same(
-            spongent_pi_160([0xff; 20]),
-            hex!("34d15c4568726710ed65c61ad66ba32eefd3ce73")
-        ));
-        assert!(same(
-            spongent_pi_176([0; 22]),
-            hex!("7cc4ce71e12103a7601e25ff8970fb10bf32793c2379")
-        ));
-        assert!(same(
-            spongent_pi_176(counting()),
-            hex!("d26976eb3534b585cdd061e7c6e49b5beed9e8d86626")
-        ));
-        assert!(same(
-            spongent_pi_176([0xff; 22]),
-            hex!("d430dd0c8c0e5d52eadabe84aab76b73265f5284795c")
-        ));
-        assert!(same(
-            keccak_f200([0; 25]),
-            hex!("3c2826841cb35c171eaae9b811134ceaa3852c69d2c5abafea")
-        ));
-        assert!(same(
-            keccak_f200(counting()),
-            hex!("7f0340bd5ef9a9ce6c77d141ea9123772d83f040bf231ca51c")
-        ));
-        assert!(same(
-            keccak_f200([0xff; 25]),
-            hex!("abb5ffdb767e089992e64fd66fed8ec992844560df6994c556")
-        ));
+        let mut i = 0;
+        while i < 3 {
+            assert!(same(
+                spongent_pi_160(SPONGENT_160_VECTORS[i].0),
+                SPONGENT_160_VECTORS[i].1
+            ));
+            assert!(same(
+                spongent_pi_176(SPONGENT_176_VECTORS[i].0),
+                SPONGENT_176_VECTORS[i].1
+            ));
+            assert!(same(
+                keccak_f200(KECCAK_200_VECTORS[i].0),
+                KECCAK_200_VECTORS[i].1
+            ));
+            i += 1;
+        }
     };
 
     /// φ written index by index from the spec note, to check the

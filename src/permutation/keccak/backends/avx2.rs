@@ -8,9 +8,11 @@
 //! depend on the states.
 //!
 //! This is the only module with `unsafe` for Keccak: the intrinsics need
-//! AVX2, which [`available`] detects at run time before any of it runs.
+//! AVX2, and the entry point [`permute`] takes the [`Avx2`] token, which
+//! only run-time detection gives.
 
-use super::soft::{Word, rounds};
+use super::super::super::cpu::Avx2;
+use super::super::round::{Word, rounds};
 use core::arch::x86_64::{
     __m256i, _mm_set_epi64x, _mm256_add_epi8, _mm256_and_si256, _mm256_andnot_si256,
     _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256,
@@ -21,8 +23,6 @@ use core::arch::x86_64::{
 };
 use zeroize::Zeroize;
 
-cpufeatures::new!(avx2_cpuid, "avx2");
-
 /// How many states one AVX2 pass permutes: the bytes of a vector.
 pub(super) const AVX2_STATES: usize = 32;
 
@@ -32,16 +32,11 @@ const VECTOR_BYTES: usize = 32;
 /// Block size of Keccak-f\[200\].
 const BLOCK_BYTES: usize = 25;
 
-/// Whether this CPU has AVX2 (checked once, then cached by `cpufeatures`).
-pub(super) fn available() -> bool {
-    avx2_cpuid::init().get()
-}
-
 /// Lane (x, y) of 32 states, one byte per state.
 ///
 /// Invariant: values of this type exist only inside [`permute_chunk`], an
-/// AVX2 function that runs only after [`available`] returned `true`; so AVX2
-/// is available whenever a method of this type runs.
+/// AVX2 function that runs only under an [`Avx2`] token; so AVX2 is
+/// available whenever a method of this type runs.
 #[derive(Clone, Copy)]
 struct Lanes32(__m256i);
 
@@ -317,14 +312,11 @@ unsafe fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
 
 /// Keccak-f\[200\] of every block, 32 states at a time; the last chunk is
 /// filled up with zero states whose results are dropped.
-///
-/// # Safety
-/// AVX2 must be available: call only after [`available`] returned `true`.
-pub(super) unsafe fn permute_x32(blocks: &mut [[u8; BLOCK_BYTES]]) {
+pub(super) fn permute(_: Avx2, blocks: &mut [[u8; BLOCK_BYTES]]) {
     let mut chunks = blocks.chunks_exact_mut(AVX2_STATES);
     for chunk in chunks.by_ref() {
         if let Ok(chunk) = chunk.try_into() {
-            // SAFETY: AVX2 is available (the caller's contract).
+            // SAFETY: the token exists only if AVX2 was detected at run time.
             unsafe { permute_chunk(chunk) };
         }
     }
@@ -334,7 +326,7 @@ pub(super) unsafe fn permute_x32(blocks: &mut [[u8; BLOCK_BYTES]]) {
         for (to, from) in padded.iter_mut().zip(rest.iter()) {
             *to = *from;
         }
-        // SAFETY: AVX2 is available (the caller's contract).
+        // SAFETY: the token exists only if AVX2 was detected at run time.
         unsafe { permute_chunk(&mut padded) };
         for (to, from) in rest.iter_mut().zip(&padded) {
             *to = *from;
@@ -347,11 +339,13 @@ pub(super) unsafe fn permute_x32(blocks: &mut [[u8; BLOCK_BYTES]]) {
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // Tests may panic.
 mod tests {
     use super::*;
+    use crate::permutation::backend_check::{avx2_or_fail, check};
+    use crate::permutation::keccak_f200;
 
     #[test]
     #[allow(clippy::cast_possible_truncation)] // Filler bytes truncate on purpose.
     fn transpose_is_a_transpose() {
-        if !available() {
+        if avx2_or_fail().is_none() {
             return;
         }
         let mut rows = [[0u8; 32]; 32];
@@ -374,6 +368,15 @@ mod tests {
             for j in 0..32 {
                 assert_eq!(out[j][i], rows[i][j], "row {i} col {j}");
             }
+        }
+    }
+
+    #[test]
+    fn avx2_matches_the_reference() {
+        if let Some(token) = avx2_or_fail() {
+            check("AVX2 Keccak-f[200]", AVX2_STATES, keccak_f200, |blocks| {
+                permute(token, blocks);
+            });
         }
     }
 }

@@ -2,11 +2,14 @@
 //! words, 256 states at once (four independent groups of 64, one per 64-bit
 //! lane, so the same 64×64 transposes work lane by lane).
 //!
-//! This is the only module with `unsafe` for Spongent: AVX2 intrinsics. The
-//! [`Avx2`] token can only be obtained by detecting AVX2 at run time, and
-//! every path to the intrinsics goes through it.
+//! This is the only module with `unsafe` for Spongent: AVX2 intrinsics. Its
+//! entry points take the [`Avx2`] token, which only run-time detection
+//! gives, so every path to the intrinsics goes through a detection.
 
-use super::soft::{Word, permute_sliced};
+use super::super::super::cpu::Avx2;
+use super::super::sbox::Bits;
+use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176};
+use super::soft64::{Word, permute_sliced};
 use core::arch::x86_64::{
     __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_extract_epi64, _mm256_or_si256,
     _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi64,
@@ -14,36 +17,22 @@ use core::arch::x86_64::{
 };
 use zeroize::Zeroize;
 
-cpufeatures::new!(avx2_cpuid, "avx2");
+/// Blocks one AVX2 kernel call permutes.
+pub(super) const WIDTH: usize = 256;
 
-/// Proof that the CPU running this code supports AVX2: the only way to reach
-/// the AVX2 kernels.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Avx2(());
-
-impl Avx2 {
-    /// Blocks one AVX2 kernel call permutes.
-    pub(super) const WIDTH: usize = 256;
-
-    /// The token, if this CPU has AVX2 (detected once, then cached).
-    pub(super) fn detect() -> Option<Self> {
-        avx2_cpuid::get().then_some(Self(()))
+/// Spongent-π\[160\] on every block, 256 at a time.
+pub(super) fn permute_160(_: Avx2, blocks: &mut [[u8; 20]]) {
+    for chunk in blocks.chunks_mut(WIDTH) {
+        // SAFETY: the token exists only if AVX2 was detected at run time.
+        unsafe { permute_160_x256(chunk) };
     }
+}
 
-    /// Spongent-π\[160\] on every block, 256 at a time.
-    pub(super) fn permute_160(self, blocks: &mut [[u8; 20]]) {
-        for chunk in blocks.chunks_mut(Self::WIDTH) {
-            // SAFETY: `self` exists only if AVX2 was detected at run time.
-            unsafe { permute_160_x256(chunk) };
-        }
-    }
-
-    /// Spongent-π\[176\] on every block, 256 at a time.
-    pub(super) fn permute_176(self, blocks: &mut [[u8; 22]]) {
-        for chunk in blocks.chunks_mut(Self::WIDTH) {
-            // SAFETY: `self` exists only if AVX2 was detected at run time.
-            unsafe { permute_176_x256(chunk) };
-        }
+/// Spongent-π\[176\] on every block, 256 at a time.
+pub(super) fn permute_176(_: Avx2, blocks: &mut [[u8; 22]]) {
+    for chunk in blocks.chunks_mut(WIDTH) {
+        // SAFETY: the token exists only if AVX2 was detected at run time.
+        unsafe { permute_176_x256(chunk) };
     }
 }
 
@@ -53,7 +42,7 @@ impl Avx2 {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn permute_160_x256(blocks: &mut [[u8; 20]]) {
-    permute_sliced::<Avx2Word, 20>(blocks, 80, 0x75);
+    permute_sliced::<Avx2Word, 20>(blocks, ROUNDS_160, COUNTER_160);
 }
 
 /// Spongent-π\[176\] on up to 256 blocks.
@@ -62,7 +51,7 @@ unsafe fn permute_160_x256(blocks: &mut [[u8; 20]]) {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn permute_176_x256(blocks: &mut [[u8; 22]]) {
-    permute_sliced::<Avx2Word, 22>(blocks, 90, 0x45);
+    permute_sliced::<Avx2Word, 22>(blocks, ROUNDS_176, COUNTER_176);
 }
 
 /// 256 bit slices: lane `l` holds states `64l .. 64l + 64`.
@@ -81,18 +70,7 @@ impl Zeroize for Avx2Word {
     }
 }
 
-#[allow(clippy::cast_possible_wrap)] // Lanes are bit patterns, not numbers.
-impl Word for Avx2Word {
-    #[inline(always)]
-    fn zero() -> Self {
-        // SAFETY: AVX2 is available (see the type's documentation).
-        Self(unsafe { _mm256_setzero_si256() })
-    }
-    #[inline(always)]
-    fn splat(bits: u64) -> Self {
-        // SAFETY: AVX2 is available (see the type's documentation).
-        Self(unsafe { _mm256_set1_epi64x(bits as i64) })
-    }
+impl Bits for Avx2Word {
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
         // SAFETY: AVX2 is available (see the type's documentation).
@@ -116,6 +94,20 @@ impl Word for Avx2Word {
     #[inline(always)]
     fn not(self) -> Self {
         self.xor(Self::splat(u64::MAX))
+    }
+}
+
+#[allow(clippy::cast_possible_wrap)] // Lanes are bit patterns, not numbers.
+impl Word for Avx2Word {
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_setzero_si256() })
+    }
+    #[inline(always)]
+    fn splat(bits: u64) -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_set1_epi64x(bits as i64) })
     }
     #[inline(always)]
     fn shl<const S: i32>(self) -> Self {
@@ -153,25 +145,19 @@ impl Word for Avx2Word {
 
 #[cfg(test)]
 mod tests {
-    use super::super::soft::tests::{check_160, check_176};
     use super::*;
-
-    /// The token, or `None` if this CPU lacks AVX2; with
-    /// `ELEPHANT_REQUIRE_AVX2=1` a missing AVX2 fails the test instead.
-    #[allow(clippy::panic)] // Failing is the point.
-    pub(crate) fn avx2_or_fail() -> Option<Avx2> {
-        let token = Avx2::detect();
-        if token.is_none() && std::env::var("ELEPHANT_REQUIRE_AVX2").as_deref() == Ok("1") {
-            panic!("ELEPHANT_REQUIRE_AVX2=1 but this CPU has no AVX2");
-        }
-        token
-    }
+    use crate::permutation::backend_check::{avx2_or_fail, check};
+    use crate::permutation::{spongent_pi_160, spongent_pi_176};
 
     #[test]
     fn avx2_matches_the_reference() {
         if let Some(avx2) = avx2_or_fail() {
-            check_160(Avx2::WIDTH, |blocks| avx2.permute_160(blocks));
-            check_176(Avx2::WIDTH, |blocks| avx2.permute_176(blocks));
+            check("AVX2 Spongent-π[160]", WIDTH, spongent_pi_160, |blocks| {
+                permute_160(avx2, blocks);
+            });
+            check("AVX2 Spongent-π[176]", WIDTH, spongent_pi_176, |blocks| {
+                permute_176(avx2, blocks);
+            });
         }
     }
 }

@@ -1,0 +1,18 @@
+//! Run-time CPU feature detection, in one place for every permutation: a
+//! backend that needs a feature takes its token, and the token can only be
+//! had from the detection below.
+
+cpufeatures::new!(avx2_cpuid, "avx2");
+
+/// Proof that the CPU running this code supports AVX2: the only way to reach
+/// the AVX2 kernels (its field is private, so [`Avx2::detect`] is the only
+/// constructor).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Avx2(());
+
+impl Avx2 {
+    /// The token, if this CPU has AVX2 (detected once, then cached).
+    pub(super) fn detect() -> Option<Self> {
+        avx2_cpuid::get().then_some(Self(()))
+    }
+}

@@ -1,0 +1,130 @@
+//! Keccak-f\[200\] backends, and the one place that picks among them for a
+//! batch of blocks.
+//!
+//! Tiers, by the number of blocks in the batch (crossovers measured with the
+//! `permutation/Keccak-f[200] batch` benchmark):
+//! - one state at a time, lanes repeated in `u32` words ([`soft32`]): every
+//!   target, and the only backend on 32-bit targets (firmware);
+//! - eight states byte-sliced in `u64` words ([`soft64`]), on 64-bit targets;
+//! - 32 states byte-sliced in AVX2 vectors (`avx2`), on x86-64
+//!   CPUs that have AVX2 (detected at run time).
+//!
+//! Every tier is bit-exact with the reference `keccak_f200` and runs in time
+//! independent of the states (only the public number of blocks picks a tier).
+
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+mod avx2;
+mod soft32;
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+use super::super::cpu::Avx2;
+#[cfg(target_pointer_width = "64")]
+mod soft64;
+
+/// From how many blocks the eight-state SWAR form beats one state at a time:
+/// one SWAR pass costs about 1.5 single states (measured 0.74 µs against
+/// 0.49 µs), so two blocks already favour it.
+#[cfg(target_pointer_width = "64")]
+const SWAR_MIN_BLOCKS: usize = 2;
+
+/// From how many blocks the 32-state AVX2 form beats the narrower tiers: one
+/// AVX2 pass costs about 1.3 SWAR passes (0.81 µs against 0.62–0.80 µs for
+/// 8 blocks), so it wins once SWAR would need a second pass.
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+const AVX2_MIN_BLOCKS: usize = 9;
+
+/// Keccak-f\[200\] of one block, by the fastest single-state form.
+pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
+    soft32::permute(block);
+}
+
+/// Keccak-f\[200\] of every block of `blocks`, each independently.
+pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if blocks.len() >= AVX2_MIN_BLOCKS {
+        if let Some(token) = Avx2::detect() {
+            avx2::permute(token, blocks);
+            return;
+        }
+    }
+    #[cfg(target_pointer_width = "64")]
+    if blocks.len() >= SWAR_MIN_BLOCKS {
+        soft64::permute_x8(blocks);
+        return;
+    }
+    permute_each(blocks);
+}
+
+/// One state at a time: the tier for batches too short to fill a wider one.
+fn permute_each(blocks: &mut [[u8; 25]]) {
+    blocks.iter_mut().for_each(soft32::permute);
+}
+
+/// Every tier on its own, for the tier benchmarks.
+#[cfg(elephant_bench_tiers)]
+pub mod tiers {
+    /// A tier: its name and its batch function.
+    pub type Tier = (&'static str, fn(&mut [[u8; 25]]));
+
+    /// The tiers available on this target.
+    pub const ALL: &[Tier] = &[
+        ("one state", super::permute_each),
+        ("SWAR x8", super::soft64::permute_x8),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+        ("AVX2 x32", avx2_x32),
+    ];
+
+    /// The AVX2 tier; falls back to the SWAR form on CPUs without AVX2.
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    fn avx2_x32(blocks: &mut [[u8; 25]]) {
+        match super::Avx2::detect() {
+            Some(token) => super::avx2::permute(token, blocks),
+            None => super::soft64::permute_x8(blocks),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permutation::backend_check::{KECCAK_200_VECTORS, check};
+    use crate::permutation::keccak_f200;
+
+    #[test]
+    fn one_state_matches_the_reference() {
+        check("soft32 Keccak-f[200]", 1, keccak_f200, permute_each);
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn swar_matches_the_reference() {
+        check(
+            "soft64 Keccak-f[200]",
+            soft64::SWAR_STATES,
+            keccak_f200,
+            soft64::permute_x8,
+        );
+    }
+
+    #[test]
+    fn dispatcher_matches_the_reference() {
+        check("Keccak-f[200] dispatcher", 64, keccak_f200, permute);
+    }
+
+    /// The spec's test values through the dispatcher, at lengths that reach
+    /// every tier.
+    #[test]
+    fn spec_test_values() {
+        let lengths: &[usize] = if cfg!(miri) {
+            &[1, 9]
+        } else {
+            &[1, 2, 8, 9, 32, 33, 70]
+        };
+        for &count in lengths {
+            for (input, output) in KECCAK_200_VECTORS {
+                let mut blocks = vec![input; count];
+                permute(&mut blocks);
+                assert!(blocks.iter().all(|b| *b == output), "{count} blocks");
+            }
+        }
+    }
+}

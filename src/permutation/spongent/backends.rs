@@ -1,0 +1,123 @@
+//! Spongent-π\[160\] and Spongent-π\[176\] backends, and the one place
+//! that picks among them for a batch of blocks.
+//!
+//! Tiers, chosen by the number of blocks (a public length):
+//! - one state in 32-bit words ([`soft32`]): every target, and the only
+//!   backend on 32-bit targets (firmware), where it is also the smallest;
+//! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets;
+//! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2.
+//!
+//! Every tier equals the `const fn` reference bit for bit (see the tests).
+
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+mod avx2;
+mod soft32;
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+use super::super::cpu::Avx2;
+#[cfg(target_pointer_width = "64")]
+mod soft64;
+
+/// Up to this many blocks, one state at a time beats the portable 64-wide
+/// bitsliced kernel (measured with the `spongent_batch` benchmarks).
+#[cfg(target_pointer_width = "64")]
+const ONE_STATE_MAX: usize = 3;
+
+/// From this many blocks on, the AVX2 kernel (256 states per call, padded)
+/// beats the portable tiers.
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+const AVX2_MIN: usize = 65;
+
+/// Spongent-π\[160\] on every block of `blocks`, each independently.
+pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if blocks.len() >= AVX2_MIN {
+        if let Some(token) = Avx2::detect() {
+            avx2::permute_160(token, blocks);
+            return;
+        }
+    }
+    #[cfg(target_pointer_width = "64")]
+    if blocks.len() > ONE_STATE_MAX {
+        blocks.chunks_mut(64).for_each(soft64::permute_160_x64);
+        return;
+    }
+    blocks.iter_mut().for_each(permute_one_160);
+}
+
+/// Spongent-π\[176\] on every block of `blocks`, each independently.
+pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if blocks.len() >= AVX2_MIN {
+        if let Some(token) = Avx2::detect() {
+            avx2::permute_176(token, blocks);
+            return;
+        }
+    }
+    #[cfg(target_pointer_width = "64")]
+    if blocks.len() > ONE_STATE_MAX {
+        blocks.chunks_mut(64).for_each(soft64::permute_176_x64);
+        return;
+    }
+    blocks.iter_mut().for_each(permute_one_176);
+}
+
+/// Spongent-π\[160\] on one block: the fastest single-state form.
+pub(in crate::permutation) fn permute_one_160(block: &mut [u8; 20]) {
+    soft32::permute_160(block);
+}
+
+/// Spongent-π\[176\] on one block: the fastest single-state form.
+pub(in crate::permutation) fn permute_one_176(block: &mut [u8; 22]) {
+    soft32::permute_176(block);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permutation::backend_check::{SPONGENT_160_VECTORS, SPONGENT_176_VECTORS, check};
+    use crate::permutation::{spongent_pi_160, spongent_pi_176};
+
+    /// Batch lengths that reach every tier: one state, the 64-wide kernel,
+    /// and (on x86-64 with AVX2) the 256-wide one, full and padded.
+    const TIER_LENGTHS: [usize; 7] = [1, 3, 4, 64, 65, 256, 300];
+
+    #[test]
+    fn dispatcher_matches_the_reference() {
+        check(
+            "Spongent-π[160] dispatcher",
+            300,
+            spongent_pi_160,
+            permute_160,
+        );
+        check(
+            "Spongent-π[176] dispatcher",
+            300,
+            spongent_pi_176,
+            permute_176,
+        );
+        check("Spongent-π[160] one", 1, spongent_pi_160, |b| {
+            b.iter_mut().for_each(permute_one_160);
+        });
+        check("Spongent-π[176] one", 1, spongent_pi_176, |b| {
+            b.iter_mut().for_each(permute_one_176);
+        });
+    }
+
+    /// The spec's test values, through every entry point and tier.
+    #[test]
+    fn spec_test_values() {
+        let lengths: &[usize] = if cfg!(miri) { &[1, 5] } else { &TIER_LENGTHS };
+        for &count in lengths {
+            for (input, output) in SPONGENT_160_VECTORS {
+                let mut blocks = vec![input; count];
+                permute_160(&mut blocks);
+                assert!(blocks.iter().all(|b| *b == output), "160, {count} blocks");
+            }
+            for (input, output) in SPONGENT_176_VECTORS {
+                let mut blocks = vec![input; count];
+                permute_176(&mut blocks);
+                assert!(blocks.iter().all(|b| *b == output), "176, {count} blocks");
+            }
+        }
+    }
+}

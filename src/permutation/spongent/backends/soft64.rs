@@ -1,0 +1,272 @@
+//! Spongent-π on 64 states at once, bitsliced in `u64` words (64-bit
+//! targets). The kernel is generic over the machine word, so the AVX2
+//! backend runs the very same code on 256-bit words.
+//!
+//! Nothing here branches on or indexes by the state: the S-box is a boolean
+//! circuit, the bit permutation moves words or bits by public positions, and
+//! the only branches are on public round counters and block counts.
+
+use super::super::sbox::{Bits, sbox_complemented, sbox_plain};
+use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
+use zeroize::Zeroize;
+
+/// One machine word of bitsliced state: bit `s` of word `i` is bit `i` of
+/// state `s`. The kernel is written against this trait so that `u64` (64
+/// states) and the AVX2 word (256 states, four independent `u64` lanes) share
+/// one implementation.
+pub(super) trait Word: Bits + Zeroize {
+    /// The all-zero word.
+    fn zero() -> Self;
+    /// `bits` in every lane.
+    fn splat(bits: u64) -> Self;
+    /// Shift every lane left by `S` bits.
+    fn shl<const S: i32>(self) -> Self;
+    /// Shift every lane right by `S` bits.
+    fn shr<const S: i32>(self) -> Self;
+    /// A word whose lane `l` is `lane(l)`.
+    fn from_lanes(lane: impl FnMut(usize) -> u64) -> Self;
+    /// Hands every lane to `sink(l, value)`.
+    fn to_lanes(self, sink: impl FnMut(usize, u64));
+}
+
+impl Word for u64 {
+    #[inline(always)]
+    fn zero() -> Self {
+        0
+    }
+    #[inline(always)]
+    fn splat(bits: u64) -> Self {
+        bits
+    }
+    #[inline(always)]
+    #[allow(clippy::cast_sign_loss)] // S is a small non-negative constant.
+    fn shl<const S: i32>(self) -> Self {
+        self.wrapping_shl(S as u32)
+    }
+    #[inline(always)]
+    #[allow(clippy::cast_sign_loss)] // S is a small non-negative constant.
+    fn shr<const S: i32>(self) -> Self {
+        self.wrapping_shr(S as u32)
+    }
+    #[inline(always)]
+    fn from_lanes(mut lane: impl FnMut(usize) -> u64) -> Self {
+        lane(0)
+    }
+    #[inline(always)]
+    fn to_lanes(self, mut sink: impl FnMut(usize, u64)) {
+        sink(0, self);
+    }
+}
+
+/// Words of bitsliced state the kernel keeps: three 64-bit columns of every
+/// block (a block of 20 or 22 bytes needs three).
+const SLICES: usize = 192;
+
+/// Swaps bit `J` of the row index with bit `J` of the column index in every
+/// 64×64 bit matrix (one per lane): for rows `r` and `r + J` (bit `J` of `r`
+/// clear), the columns with bit `J` set in row `r` trade places with the
+/// columns with bit `J` clear in row `r + J`. `low` masks the columns with
+/// bit `J` clear.
+#[inline(always)]
+fn transpose_stage<W: Word, const J: i32>(rows: &mut [W], low: u64) {
+    let low = W::splat(low);
+    #[allow(clippy::cast_sign_loss)] // J is 1..=32.
+    let half = J as usize;
+    for pair in rows.chunks_exact_mut(half.wrapping_mul(2)) {
+        let (top, bottom) = pair.split_at_mut(half);
+        for (a, b) in top.iter_mut().zip(bottom) {
+            let t = a.shr::<J>().xor(*b).and(low);
+            *b = b.xor(t);
+            *a = a.xor(t.shl::<J>());
+        }
+    }
+}
+
+/// Transposes the 64×64 bit matrix in each lane of 64 words, in place: bit
+/// `c` of row `r` becomes bit `r` of row `c`. The transpose is its own
+/// inverse, so it takes blocks to bit slices and back.
+#[inline(always)]
+pub(super) fn transpose64<W: Word>(rows: &mut [W]) {
+    transpose_stage::<W, 32>(rows, 0x0000_0000_FFFF_FFFF);
+    transpose_stage::<W, 16>(rows, 0x0000_FFFF_0000_FFFF);
+    transpose_stage::<W, 8>(rows, 0x00FF_00FF_00FF_00FF);
+    transpose_stage::<W, 4>(rows, 0x0F0F_0F0F_0F0F_0F0F);
+    transpose_stage::<W, 2>(rows, 0x3333_3333_3333_3333);
+    transpose_stage::<W, 1>(rows, 0x5555_5555_5555_5555);
+}
+
+/// Bytes `8·column .. 8·column + 8` of `block` as a little-endian `u64`
+/// (zero-filled past the end of the block).
+#[inline(always)]
+fn read_row(block: &[u8], column: usize) -> u64 {
+    block.chunks(8).nth(column).map_or(0, |bytes| {
+        bytes
+            .iter()
+            .rev()
+            .fold(0, |row, byte| row.wrapping_shl(8) | u64::from(*byte))
+    })
+}
+
+/// Writes the bytes of `row` that exist back to `8·column ..` of `block`.
+#[inline(always)]
+fn write_row(block: &mut [u8], column: usize, row: u64) {
+    if let Some(bytes) = block.chunks_mut(8).nth(column) {
+        for (to, from) in bytes.iter_mut().zip(row.to_le_bytes()) {
+            *to = from;
+        }
+    }
+}
+
+/// Block number `lane · 64 + row` of a chunk, the state that the kernel
+/// keeps in bit `row` of lane `lane`.
+#[inline(always)]
+fn state_index(lane: usize, row: usize) -> usize {
+    lane.wrapping_mul(64).wrapping_add(row)
+}
+
+/// One Spongent round in bitsliced form: the round constant into `from`,
+/// then the S-boxes, whose outputs go straight to their places after the
+/// bit permutation in `to` (nibble `k`'s output bit `j` is bit `k + j·b/4`).
+///
+/// Between rounds, quarters 1..3 of the state (the S-box output bits 1..3)
+/// are kept complemented, which saves the S-box's NOTs: the first b/16
+/// nibbles read quarter 0 (true values) and use [`sbox_plain`], the others
+/// read one complemented quarter each and use [`sbox_complemented`]; both
+/// leave output bits 1..3 complemented again. In the `first` round every
+/// input is true. Complementing commutes with the round constant.
+#[inline(always)]
+fn sliced_round<W: Word>(from: &mut [W], to: &mut [W], counter: u8, first: bool) {
+    // Bit k of the counter goes to state bit k and to state bit b − 1 − k.
+    for (k, word) in from.iter_mut().take(7).enumerate() {
+        if (counter >> k) & 1 == 1 {
+            *word = word.not();
+        }
+    }
+    for (k, word) in from.iter_mut().rev().take(7).enumerate() {
+        if (counter >> k) & 1 == 1 {
+            *word = word.not();
+        }
+    }
+    let quarter = to.len() / 4;
+    let (to0, rest) = to.split_at_mut(quarter);
+    let (to1, rest) = rest.split_at_mut(quarter);
+    let (to2, to3) = rest.split_at_mut(quarter);
+    let outputs = to0.iter_mut().zip(to1).zip(to2).zip(to3);
+    let mut nibbles = from.chunks_exact(4).zip(outputs);
+    let true_inputs = if first { usize::MAX } else { quarter / 4 };
+    for (nibble, (((y0, y1), y2), y3)) in nibbles.by_ref().take(true_inputs) {
+        if let &[x0, x1, x2, x3] = nibble {
+            [*y0, *y1, *y2, *y3] = sbox_plain([x0, x1, x2, x3]);
+        }
+    }
+    for (nibble, (((y0, y1), y2), y3)) in nibbles {
+        if let &[x0, x1, x2, x3] = nibble {
+            [*y0, *y1, *y2, *y3] = sbox_complemented([x0, x1, x2, x3]);
+        }
+    }
+}
+
+/// Permutes up to `64 · W::LANES` blocks with the bitsliced kernel: `rounds`
+/// (even) rounds from round counter `counter`. Missing states of a short
+/// chunk are zero and their results are dropped.
+#[inline(always)]
+pub(super) fn permute_sliced<W: Word, const BYTES: usize>(
+    blocks: &mut [[u8; BYTES]],
+    rounds: usize,
+    counter: u8,
+) {
+    let mut slices = [W::zero(); SLICES];
+    let mut scratch = [W::zero(); SLICES];
+    for (column, rows) in slices.chunks_exact_mut(64).enumerate() {
+        for (row, word) in rows.iter_mut().enumerate() {
+            *word = W::from_lanes(|lane| {
+                blocks
+                    .get(state_index(lane, row))
+                    .map_or(0, |block| read_row(block, column))
+            });
+        }
+        transpose64(rows);
+    }
+
+    let bits = BYTES.wrapping_mul(8);
+    if let (Some(state), Some(other)) = (slices.get_mut(..bits), scratch.get_mut(..bits)) {
+        let mut counter = counter;
+        for pair in 0..rounds / 2 {
+            sliced_round(state, other, counter, pair == 0);
+            counter = next_counter(counter);
+            sliced_round(other, state, counter, false);
+            counter = next_counter(counter);
+        }
+        // Undo the complement of quarters 1..3 (see `sliced_round`).
+        for word in state.iter_mut().skip(bits / 4) {
+            *word = word.not();
+        }
+    }
+
+    for (column, rows) in slices.chunks_exact_mut(64).enumerate() {
+        transpose64(rows);
+        for (row, word) in rows.iter().enumerate() {
+            word.to_lanes(|lane, value| {
+                if let Some(block) = blocks.get_mut(state_index(lane, row)) {
+                    write_row(block, column, value);
+                }
+            });
+        }
+    }
+    slices.zeroize();
+    scratch.zeroize();
+}
+
+/// Spongent-π\[160\] on up to 64 blocks, bitsliced in `u64`.
+pub(super) fn permute_160_x64(blocks: &mut [[u8; 20]]) {
+    permute_sliced::<u64, 20>(blocks, ROUNDS_160, COUNTER_160);
+}
+
+/// Spongent-π\[176\] on up to 64 blocks, bitsliced in `u64`.
+pub(super) fn permute_176_x64(blocks: &mut [[u8; 22]]) {
+    permute_sliced::<u64, 22>(blocks, ROUNDS_176, COUNTER_176);
+}
+
+#[cfg(test)]
+// Tests may panic.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::needless_range_loop
+)]
+mod tests {
+    use super::*;
+    use crate::permutation::backend_check::{check, random_blocks};
+    use crate::permutation::{spongent_pi_160, spongent_pi_176};
+
+    #[test]
+    fn transpose_moves_bit_c_of_row_r_to_bit_r_of_row_c() {
+        let rows = random_blocks::<8>(64, 99);
+        let mut words: Vec<u64> = rows.iter().map(|r| u64::from_le_bytes(*r)).collect();
+        let original = words.clone();
+        transpose64(&mut words);
+        for r in 0..64 {
+            for c in 0..64 {
+                assert_eq!((words[c] >> r) & 1, (original[r] >> c) & 1);
+            }
+        }
+        transpose64(&mut words);
+        assert_eq!(words, original);
+    }
+
+    #[test]
+    fn bitsliced_u64_matches_the_reference() {
+        check(
+            "soft64 Spongent-π[160]",
+            64,
+            spongent_pi_160,
+            permute_160_x64,
+        );
+        check(
+            "soft64 Spongent-π[176]",
+            64,
+            spongent_pi_176,
+            permute_176_x64,
+        );
+    }
+}

@@ -1,0 +1,137 @@
+//! The Spongent S-box as boolean circuits on bit slices, shared by every
+//! backend: a backend's word type only says how to XOR, AND, OR and NOT.
+//! Evaluating the S-box as a circuit (never a table indexed by the state)
+//! keeps every backend constant-time.
+
+/// The bitwise operations the S-box circuits need from a word of slices.
+pub(super) trait Bits: Copy {
+    /// Bitwise exclusive or.
+    fn xor(self, other: Self) -> Self;
+    /// Bitwise and.
+    fn and(self, other: Self) -> Self;
+    /// Bitwise or.
+    fn or(self, other: Self) -> Self;
+    /// `!self & other`, one instruction on most targets.
+    fn andnot(self, other: Self) -> Self;
+    /// Bitwise complement.
+    fn not(self) -> Self;
+}
+
+/// Scalar words: `u32` for the 32-bit backend, `u64` for the 64-bit one.
+macro_rules! scalar_bits {
+    ($($word:ty),*) => {$(
+        impl Bits for $word {
+            #[inline(always)]
+            fn xor(self, other: Self) -> Self {
+                self ^ other
+            }
+            #[inline(always)]
+            fn and(self, other: Self) -> Self {
+                self & other
+            }
+            #[inline(always)]
+            fn or(self, other: Self) -> Self {
+                self | other
+            }
+            #[inline(always)]
+            fn andnot(self, other: Self) -> Self {
+                !self & other
+            }
+            #[inline(always)]
+            fn not(self) -> Self {
+                !self
+            }
+        }
+    )*};
+}
+scalar_bits!(u32, u64);
+
+/// The Spongent S-box `[E, D, B, 0, 2, 1, 4, F, 7, A, 8, 5, 9, C, 3, 6]` as a
+/// 20-operation boolean circuit on bit slices (`x0` is the least significant
+/// input bit). Derived from the algebraic normal form of the reference by
+/// sharing `x1·x2`, `x0 ⊕ x1·x2` and `x1 ⊕ x2`, and writing the cubic part of
+/// `y3` as `x3 · (x0 ? x2 : ¬x1)`.
+#[inline(always)]
+pub(super) fn sbox<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
+    let u = x0.xor(x1.and(x2));
+    let v = x1.xor(x2);
+    let y0 = u.xor(x1).xor(x3);
+    let y1 = u.xor(x3.and(u.xor(v))).not();
+    let y2 = v.xor(x3.and(u)).not();
+    // (x0 ∧ x2) ⊕ (x0 ∨ x1) is ¬(x0 ? x2 : ¬x1).
+    let not_mux = x0.and(x2).xor(x0.or(x1));
+    let y3 = x2.xor(x0.and(x1)).xor(not_mux.andnot(x3)).not();
+    [y0, y1, y2, y3]
+}
+
+/// The S-box without its three output complements: `S(x) ⊕ 0b1110`, 17
+/// operations. The bitsliced kernel stores quarters 1..3 of the state
+/// complemented (see [`sliced_round`]) and so never spends the NOTs.
+#[cfg(target_pointer_width = "64")]
+#[inline(always)]
+pub(super) fn sbox_plain<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
+    let u = x0.xor(x1.and(x2));
+    let v = x1.xor(x2);
+    let y0 = u.xor(x1).xor(x3);
+    let y1 = u.xor(x3.and(u.xor(v)));
+    let y2 = v.xor(x3.and(u));
+    let not_mux = x0.and(x2).xor(x0.or(x1));
+    let y3 = x2.xor(x0.and(x1)).xor(not_mux.andnot(x3));
+    [y0, y1, y2, y3]
+}
+
+/// [`sbox_plain`] of complemented inputs: `S(¬x) ⊕ 0b1110`, 18 operations
+/// (the complements move into De Morgan forms: `¬x1 ∧ ¬x2 = ¬(x1 ∨ x2)`, …).
+#[cfg(target_pointer_width = "64")]
+#[inline(always)]
+pub(super) fn sbox_complemented<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
+    let u = x0.xor(x1.or(x2));
+    let v = x1.xor(x2);
+    let y0 = u.xor(x1).xor(x3);
+    let y1 = u.xor(x3.andnot(u.xor(v)));
+    let y2 = v.xor(x3.andnot(u));
+    let not_mux = x0.or(x2).xor(x0.and(x1));
+    let y3 = x2.xor(x0.or(x1)).xor(not_mux.or(x3)).not();
+    [y0, y1, y2, y3]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The S-box of the spec, as a table (for this test only).
+    const S: [u8; 16] = [0xE, 0xD, 0xB, 0, 2, 1, 4, 0xF, 7, 0xA, 8, 5, 9, 0xC, 3, 6];
+
+    /// The input nibble `x` as four one-bit slices.
+    fn slices(x: u8) -> [u32; 4] {
+        [0, 1, 2, 3].map(|i| u32::from((x >> i) & 1))
+    }
+
+    /// Four one-bit slices back to a nibble.
+    fn nibble(y: [u32; 4]) -> u32 {
+        (0..4)
+            .zip(y)
+            .fold(0, |acc, (j, bit)| acc | ((bit & 1) << j))
+    }
+
+    #[test]
+    fn sbox_circuit_is_the_sbox() {
+        for x in 0..16u8 {
+            assert_eq!(
+                nibble(sbox(slices(x))),
+                u32::from(S[usize::from(x)]),
+                "S[{x:x}]"
+            );
+        }
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn sbox_variants_are_the_sbox_up_to_complements() {
+        for x in 0..16u8 {
+            let s = u32::from(S[usize::from(x)]);
+            assert_eq!(nibble(sbox_plain(slices(x))), s ^ 0xE);
+            assert_eq!(nibble(sbox_complemented(slices(x ^ 0xF))), s ^ 0xE);
+        }
+    }
+}
