@@ -117,11 +117,23 @@ fn xor_into(dst: &mut [u8], src: &[u8]) {
 }
 
 /// Bytes of the mask stream held at once: room for a mask and the two after
-/// it, and for about a hundred steps before the window is moved back.
-const STREAM_BYTES: usize = 128;
+/// it, and for about a hundred steps (firmware: about forty, to save stack)
+/// before the window is moved back.
+const STREAM_BYTES: usize = if cfg!(target_pointer_width = "64") {
+    128
+} else {
+    64
+};
 
-/// How many bytes of the stream are produced at a time, ahead of their use.
-const STREAM_AHEAD: usize = 32;
+/// How many bytes of the stream are produced at a time, ahead of their use:
+/// far enough ahead on 64-bit CPUs that a read never waits on a byte just
+/// stored; one at a time on firmware, where only what is used is worth
+/// computing.
+const STREAM_AHEAD: usize = if cfg!(target_pointer_width = "64") {
+    32
+} else {
+    1
+};
 
 /// The masks `mask_j, mask_{j+1}, mask_{j+2}` of one pass over the blocks.
 ///
@@ -157,9 +169,15 @@ impl<P: Permutation> MaskStream<P> {
         stream
     }
 
-    /// Appends φ's bytes for up to [`STREAM_AHEAD`] more positions.
+    /// Appends φ's bytes for [`STREAM_AHEAD`] more positions, and at least
+    /// up to the end of `mask_{j+2}`.
     fn produce(&mut self) {
-        let end = self.filled.saturating_add(STREAM_AHEAD).min(STREAM_BYTES);
+        let in_use_end = self.start.saturating_add(P::BLOCK_SIZE).saturating_add(2);
+        let end = self
+            .filled
+            .saturating_add(STREAM_AHEAD)
+            .max(in_use_end)
+            .min(STREAM_BYTES);
         for position in self.filled..end {
             let mask = self
                 .bytes
