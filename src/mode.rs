@@ -20,7 +20,7 @@ mod parallel;
 const RUN_BLOCKS: usize = if cfg!(target_pointer_width = "64") {
     256
 } else {
-    2
+    1
 };
 
 /// Run length for short calls, whose blocks fit in one such run: setting up
