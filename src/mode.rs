@@ -76,14 +76,16 @@ fn xor_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
     }
 }
 
-/// [`xor_words`] a byte at a time.
+/// [`xor_words`] a byte at a time, one source after the other (the
+/// tightest loop on firmware: load, load, XOR, store).
 fn xor_by_bytes<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
-    for (offset, dst_byte) in dst.iter_mut().enumerate() {
-        let mut x = if keep { *dst_byte } else { 0 };
-        for source in sources {
-            x ^= source.get(offset).copied().unwrap_or_default();
+    if !keep {
+        dst.fill(0);
+    }
+    for source in sources {
+        for (dst_byte, source_byte) in dst.iter_mut().zip(source) {
+            *dst_byte ^= *source_byte;
         }
-        *dst_byte = x;
     }
 }
 
