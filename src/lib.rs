@@ -1,11 +1,42 @@
 #![cfg_attr(not(test), no_std)]
-#![doc = include_str!("../README.md")]
+// The front page is the README, so that the repository, crates.io and
+// docs.rs say the same thing. Its examples are complete programs that
+// rustdoc tests; they use the default features (`Aead` needs `alloc`,
+// `Generate` needs `getrandom`), so without those a short page stands in.
+#![cfg_attr(
+    all(feature = "alloc", feature = "getrandom"),
+    doc = include_str!("../README.md")
+)]
+#![cfg_attr(
+    not(all(feature = "alloc", feature = "getrandom")),
+    doc = "Elephant v2 authenticated encryption (Dumbo, Jumbo, Delirium) on the \
+           RustCrypto `aead` traits. The full front page, with its examples, is \
+           built with the default features `alloc` and `getrandom`."
+)]
+//!
+//! ## The API at a glance
+//!
+//! - The ciphers: [`Dumbo`], [`Jumbo`] and [`Delirium`], all [`Elephant`]
+//!   over a [`Permutation`]. Create one with [`KeyInit::new`], then use
+//!   [`AeadInOut`] (in place, detached tags, no heap) or, with `alloc`,
+//!   `aead::Aead` (returns a `Vec<u8>`).
+//! - Their inputs: [`Key`], [`Nonce`] and [`Tag`], each generic over the
+//!   instance, as in `aead` and `ascon-aead`: `Key<Dumbo>`. Keys are 16 bytes
+//!   and nonces 12 for all three; tags are 8 bytes for Dumbo and Jumbo and 16
+//!   for Delirium, so `Tag<Delirium>` and `Tag<Dumbo>` are different types.
+//! - Failures: every error is the opaque [`Error`]; a rejected decryption
+//!   leaves the buffer as it was.
+//! - Limits per call: [`MAX_MESSAGE_LEN`] and [`MAX_ASSOCIATED_DATA_LEN`].
+//! - The bare permutations, as `const fn`s: [`permutation`].
+//! - The traits and sizes re-exported from `aead`, as chacha20poly1305 does:
+//!   [`AeadCore`], [`AeadInOut`], [`KeyInit`], [`KeySizeUser`], [`consts`],
+//!   and the crate itself as [`aead`].
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // Library code must not panic on any input: no unchecked indexing or
 // arithmetic (the few justified exceptions say why where they are allowed).
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
-pub use aead;
+pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
 
 pub mod permutation;
 
@@ -15,7 +46,7 @@ pub use permutation::{Keccak200, Permutation, Spongent160, Spongent176};
 
 use aead::consts::{U12, U16};
 use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Result, Tag, TagPosition};
+use aead::{Result, TagPosition};
 use core::fmt;
 use core::marker::PhantomData;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -28,6 +59,41 @@ pub const MAX_MESSAGE_LEN: u64 = (1 << 50) - 1;
 /// Longest associated data one call accepts, in bytes: 2^50 − 1. Longer
 /// input is an [`aead::Error`].
 pub const MAX_ASSOCIATED_DATA_LEN: u64 = (1 << 50) - 1;
+
+/// A key for the instance `C`: 16 bytes for [`Dumbo`], [`Jumbo`] and
+/// [`Delirium`] alike (the same type as `aead::Key<C>`).
+///
+/// Generic over the instance, like [`Nonce`] and [`Tag`], because the tag
+/// size differs between instances; all three work the same way:
+///
+/// ```
+/// use elephant_aead::consts::U16;
+/// use elephant_aead::{AeadInOut, Delirium, Dumbo, Error, Key, KeyInit, Nonce, Tag};
+///
+/// fn main() -> Result<(), Error> {
+///     let key = Key::<Delirium>::from([7; 16]);
+///     let cipher = Delirium::new(&key);
+///     let nonce = Nonce::<Delirium>::from([0; 12]);
+///     let mut message = *b"hello";
+///     let tag: Tag<Delirium> =
+///         cipher.encrypt_inout_detached(&nonce, b"", message.as_mut_slice().into())?;
+///     assert_eq!(tag.len(), 16);
+///     assert_eq!(Tag::<Dumbo>::default().len(), 8);
+///     // Keys and nonces have one size for every instance.
+///     let _: Key<Dumbo> = key;
+///     let _: elephant_aead::aead::array::Array<u8, U16> = tag;
+///     Ok(())
+/// }
+/// ```
+pub type Key<C> = aead::Key<C>;
+
+/// A nonce for the instance `C`: 12 bytes for every instance (the same type
+/// as `aead::Nonce<C>`). Never use one nonce twice with one key.
+pub type Nonce<C> = aead::Nonce<C>;
+
+/// An authentication tag of the instance `C`: 8 bytes for [`Dumbo`] and
+/// [`Jumbo`], 16 bytes for [`Delirium`] (the same type as `aead::Tag<C>`).
+pub type Tag<C> = aead::Tag<C>;
 
 /// Elephant v2 authenticated encryption over the permutation `P`.
 ///
