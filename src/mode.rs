@@ -119,13 +119,19 @@ fn xor_into(dst: &mut [u8], src: &[u8]) {
 }
 
 /// Bytes of the mask stream held at once: room for a mask and the two after
-/// it, and for about a hundred steps (firmware: about forty, to save stack)
-/// before the window is moved back.
+/// it, and for about a hundred steps before the window is moved back. On
+/// firmware, little more than the three masks: a move every few blocks
+/// costs a few dozen instructions against a permutation's thousands, and
+/// each stream takes 96 B less stack.
 const STREAM_BYTES: usize = if cfg!(target_pointer_width = "64") {
     128
 } else {
-    64
+    32
 };
+
+// The three masks in use (the largest block is 25 bytes), and at least one
+// step before the window must move.
+const _: () = assert!(STREAM_BYTES > 25 + 2);
 
 /// How many bytes of the stream are produced at a time, ahead of their use:
 /// far enough ahead on 64-bit CPUs that a read never waits on a byte just
@@ -155,20 +161,29 @@ struct MaskStream<P: Permutation> {
 }
 
 impl<P: Permutation> MaskStream<P> {
-    /// Starts at `mask_j = first_mask` (`L` for a whole message).
-    fn new(first_mask: &P::Block) -> Self {
-        let mut stream = Self {
+    /// A stream that holds no mask yet: [`Self::begin`] starts it. (Made
+    /// empty in place and then started, rather than returned started, so
+    /// that firmware does not build it once and copy it: 76 B of stack per
+    /// stream.)
+    fn new() -> Self {
+        Self {
             bytes: [0; STREAM_BYTES],
             start: 0,
-            filled: P::BLOCK_SIZE,
-            used: P::BLOCK_SIZE,
+            filled: 0,
+            used: 0,
             permutation: PhantomData,
-        };
-        if let Some(head) = stream.bytes.get_mut(..P::BLOCK_SIZE) {
+        }
+    }
+
+    /// Starts at `mask_j = first_mask` (`L` for a whole message).
+    fn begin(&mut self, first_mask: &P::Block) {
+        if let Some(head) = self.bytes.get_mut(..P::BLOCK_SIZE) {
             head.copy_from_slice(first_mask.as_ref());
         }
-        stream.produce();
-        stream
+        self.start = 0;
+        self.filled = P::BLOCK_SIZE;
+        self.used = self.used.max(P::BLOCK_SIZE);
+        self.produce();
     }
 
     /// Appends φ's bytes for [`STREAM_AHEAD`] more positions, and at least
@@ -232,13 +247,17 @@ impl<P: Permutation> MaskStream<P> {
         let in_use_end = self.start.saturating_add(P::BLOCK_SIZE).saturating_add(2);
         if in_use_end > self.filled {
             if self.filled == STREAM_BYTES {
-                // The bytes kept (fewer than 32) fit in front of `start`.
-                if let Some((front, kept)) = self.bytes.split_at_mut_checked(self.start) {
-                    for (to, from) in front.iter_mut().zip(kept.iter()) {
-                        *to = *from;
+                // Ascending, so the move is right even where the bytes kept
+                // overlap their new place (firmware's short window).
+                let kept = STREAM_BYTES.saturating_sub(self.start);
+                for to in 0..kept {
+                    let from = self.bytes.get(to.saturating_add(self.start));
+                    let byte = from.copied().unwrap_or_default();
+                    if let Some(slot) = self.bytes.get_mut(to) {
+                        *slot = byte;
                     }
                 }
-                self.filled = STREAM_BYTES.saturating_sub(self.start);
+                self.filled = kept;
                 self.start = 0;
             }
             self.produce();
@@ -352,7 +371,7 @@ impl<P: Permutation> TagAccumulator<P> {
     /// Queues the term `P(input ⊕ mask_a ⊕ mask_b) ⊕ mask_a ⊕ mask_b` on the
     /// run: its masks go into the sum now, the permutation's result when the
     /// run is evaluated. A full run is evaluated first.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[inline(always)]
     fn queue_term<const N: usize>(
         &mut self,
         run: &mut MaskedRun<P, N>,
@@ -480,7 +499,8 @@ fn apply_keystream<P: Permutation, const N: usize>(
     data: &mut [u8],
 ) {
     let nonce = nonce_block::<P>(nonce);
-    let mut masks = MaskStream::<P>::new(first_mask);
+    let mut masks = MaskStream::<P>::new();
+    masks.begin(first_mask);
     for part in data.chunks_mut(N.saturating_mul(P::BLOCK_SIZE)) {
         for block in part.chunks_mut(P::BLOCK_SIZE) {
             run.push(nonce.as_ref(), masks.current(), masks.next());
@@ -503,6 +523,9 @@ fn nonce_block<P: Permutation>(nonce: &[u8; NONCE_SIZE]) -> P::Block {
 
 /// Starts the tag sum with the AD blocks: `T = A_0`, then
 /// `T ^= P(A_j ⊕ mask_j) ⊕ mask_j` for j ≥ 1 (queued on `run`).
+// Firmware: not inlined, so that this step's mask window and block reuse
+// the stack of the step before instead of adding to it.
+#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
 fn absorb_associated_data<P: Permutation, const N: usize>(
     tag: &mut TagAccumulator<P>,
     run: &mut MaskedRun<P, N>,
@@ -511,7 +534,8 @@ fn absorb_associated_data<P: Permutation, const N: usize>(
     associated_data: &[u8],
 ) {
     let mut first = true;
-    let mut masks = MaskStream::<P>::new(expanded_key);
+    let mut masks = MaskStream::<P>::new();
+    masks.begin(expanded_key);
     for_each_padded_block::<P>(nonce, associated_data, |block| {
         if first {
             tag.sum = *block;
@@ -528,6 +552,9 @@ fn absorb_associated_data<P: Permutation, const N: usize>(
 /// starting at `j0` whose mask is `first_mask`. Only the end of the
 /// ciphertext is `padded`; a part that ends before it must be whole blocks.
 /// The last run stays queued, for the caller to evaluate.
+// Firmware: not inlined, so that this step's mask window and block reuse
+// the stack of the step before instead of adding to it.
+#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
 fn absorb_ciphertext<P: Permutation, const N: usize>(
     tag: &mut TagAccumulator<P>,
     run: &mut MaskedRun<P, N>,
@@ -535,7 +562,8 @@ fn absorb_ciphertext<P: Permutation, const N: usize>(
     ciphertext: &[u8],
     padded: bool,
 ) {
-    let mut masks = MaskStream::<P>::new(first_mask);
+    let mut masks = MaskStream::<P>::new();
+    masks.begin(first_mask);
     let blocks = ciphertext.chunks_exact(P::BLOCK_SIZE);
     let tail = blocks.remainder();
     debug_assert!(padded || tail.is_empty(), "whole blocks only");
@@ -681,7 +709,8 @@ fn decrypt_with<P: Permutation, const N: usize>(
     let one_batch =
         cfg!(target_pointer_width = "64") && keystream_blocks <= N.saturating_sub(tag_terms);
     if one_batch {
-        let mut masks = MaskStream::<P>::new(expanded_key);
+        let mut masks = MaskStream::<P>::new();
+        masks.begin(expanded_key);
         queue_keystream(
             &nonce_block::<P>(nonce),
             &mut masks,
@@ -699,7 +728,9 @@ fn decrypt_with<P: Permutation, const N: usize>(
     if matches {
         let data = buffer.into_out_with_copied_in();
         if one_batch {
-            xor_keystream_masks(&mut MaskStream::<P>::new(expanded_key), data);
+            let mut masks = MaskStream::<P>::new();
+            masks.begin(expanded_key);
+            xor_keystream_masks(&mut masks, data);
             xor_permuted_keystream::<P>(data, keystream);
         } else {
             xor_keystream(expanded_key, nonce, &mut run, data);
@@ -761,7 +792,8 @@ mod tests {
             for (i, byte) in mask.as_mut().iter_mut().enumerate() {
                 *byte = (i as u8).wrapping_mul(29) ^ 0x5a;
             }
-            let mut stream = MaskStream::<P>::new(&mask);
+            let mut stream = MaskStream::<P>::new();
+            stream.begin(&mask);
             for step in 0..3 * STREAM_BYTES {
                 let next = P::next_mask(&mask);
                 let after_next = P::next_mask(&next);

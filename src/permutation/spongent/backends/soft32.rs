@@ -177,12 +177,21 @@ fn load<const BYTES: usize, const N: usize>(block: &[u8; BYTES]) -> [u32; N] {
     words
 }
 
-/// Writes the words back to the block (the inverse of [`load`]).
+/// Writes the words back to the block (the inverse of [`load`]): whole
+/// words, then the bytes of a last, partial one one by one (a copy of it
+/// would call `memcpy`, whose frame firmware pays in stack).
 #[inline(always)]
 fn store<const BYTES: usize, const N: usize>(words: &[u32; N], block: &mut [u8; BYTES]) {
-    for (word, bytes) in words.iter().zip(block.chunks_mut(4)) {
-        for (to, from) in bytes.iter_mut().zip(word.to_le_bytes()) {
-            *to = from;
+    let mut chunks = block.chunks_exact_mut(4);
+    for (bytes, word) in chunks.by_ref().zip(words) {
+        bytes.copy_from_slice(&word.to_le_bytes());
+    }
+    let rest = chunks.into_remainder();
+    if let Some(last) = words.get(BYTES / 4) {
+        let mut last = *last;
+        for byte in rest {
+            *byte = last.to_le_bytes()[0];
+            last >>= 8;
         }
     }
 }
