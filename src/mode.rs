@@ -824,7 +824,8 @@ mod tests {
     #[test]
     fn mask_stream_wipe_clears_every_mask_byte() {
         for steps in [0, 1, 40, 150, 1000] {
-            let mut stream = MaskStream::<crate::Spongent160>::new(&[0xa5; 20]);
+            let mut stream = MaskStream::<crate::Spongent160>::new();
+            stream.begin(&[0xa5; 20]);
             for _ in 0..steps {
                 stream.advance();
             }
