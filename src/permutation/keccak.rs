@@ -12,8 +12,8 @@
 #![allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
 pub(super) mod backends;
-// The shared round of the byte-sliced backends (u64 SWAR, AVX2); the 32-bit
-// one-state backend has its own (see `backends/soft32.rs`).
+// The shared round of the 64-bit targets' backends; the 32-bit targets'
+// backend has its own (see `backends/soft32.rs`).
 #[cfg(target_pointer_width = "64")]
 mod round;
 

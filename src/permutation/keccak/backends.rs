@@ -3,8 +3,9 @@
 //!
 //! Tiers, by the number of blocks in the batch (crossovers measured with the
 //! `permutation/Keccak-f[200] batch` benchmark):
-//! - one state at a time, lanes repeated in `u32` words ([`soft32`]): every
-//!   target, and the only backend on 32-bit targets (firmware);
+//! - one state at a time: on 32-bit targets (firmware) the only backend,
+//!   [`soft32`], scheduled for 32-bit Arm; on 64-bit targets the shared
+//!   round on lanes repeated in `u32` words ([`soft64`]);
 //! - eight states byte-sliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 32 states byte-sliced in AVX2 vectors (`avx2`), on x86-64
 //!   CPUs that have AVX2 (detected at run time).
@@ -14,6 +15,8 @@
 
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 mod avx2;
+// Built on 64-bit targets too, for its tests.
+#[cfg(any(test, not(target_pointer_width = "64")))]
 mod soft32;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 use super::super::cpu::Avx2;
@@ -34,6 +37,9 @@ const AVX2_MIN_BLOCKS: usize = 9;
 
 /// Keccak-f\[200\] of one block, by the fastest single-state form.
 pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
+    #[cfg(target_pointer_width = "64")]
+    soft64::permute_one(block);
+    #[cfg(not(target_pointer_width = "64"))]
     soft32::permute(block);
 }
 
@@ -56,7 +62,7 @@ pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
 
 /// One state at a time: the tier for batches too short to fill a wider one.
 fn permute_each(blocks: &mut [[u8; 25]]) {
-    blocks.iter_mut().for_each(soft32::permute);
+    blocks.iter_mut().for_each(permute_one);
 }
 
 /// Every tier on its own, for the tier benchmarks.
@@ -91,7 +97,10 @@ mod tests {
 
     #[test]
     fn one_state_matches_the_reference() {
-        check("soft32 Keccak-f[200]", 1, keccak_f200, permute_each);
+        check("one-state Keccak-f[200]", 1, keccak_f200, permute_each);
+        check("soft32 Keccak-f[200]", 1, keccak_f200, |blocks| {
+            blocks.iter_mut().for_each(soft32::permute);
+        });
     }
 
     #[test]

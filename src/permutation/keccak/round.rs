@@ -1,15 +1,17 @@
 //! The Keccak-f\[200\] round function, written once over a [`Word`] of
-//! byte lanes: the byte-sliced backends (eight states in a `u64`, 32 in an
-//! AVX2 vector) run this same code. The one-state `u32` backend has its own
-//! round, scheduled for 32-bit Arm (see `backends/soft32.rs`).
+//! byte lanes: the 64-bit targets' backends (one state repeated in a `u32`,
+//! eight states in a `u64`, 32 in an AVX2 vector) run this same code. The
+//! 32-bit targets' backend has its own round, scheduled for 32-bit Arm (see
+//! `backends/soft32.rs`).
 
 use super::ROUND_CONSTANTS;
 
 /// A machine word holding the same lane of several independent states, one
 /// byte per state: what the round function needs from it.
 ///
-/// Implemented for `u64` (eight states) and a 256-bit AVX2 vector (32
-/// states), so that one round function serves them all.
+/// Implemented for a `u32` with the lane repeated in its bytes (one state),
+/// `u64` (eight states) and a 256-bit AVX2 vector (32 states), so that one
+/// round function serves them all.
 pub(super) trait Word: Copy {
     /// Every byte set to `byte`.
     fn splat(byte: u8) -> Self;
