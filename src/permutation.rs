@@ -173,6 +173,9 @@ mod tests {
     };
 
     /// Compile-time equality of two byte arrays.
+    // Used only in the `const` block below, which Rust 1.85 does not count
+    // as a use.
+    #[allow(dead_code)]
     const fn same<const N: usize>(a: [u8; N], b: [u8; N]) -> bool {
         let mut i = 0;
         while i < N {
