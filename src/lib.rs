@@ -151,18 +151,33 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         buffer: &mut dyn aead::Buffer,
     ) -> Result<()> {
         let message_len = buffer.len();
+        let tag_len = Tag::<Self>::default().len();
         buffer.extend_from_slice(&Tag::<Self>::default())?;
-        let (message, tag_space) = buffer.as_mut().split_at_mut(message_len);
-        match self.encrypt_inout_detached(nonce, associated_data, message.into()) {
-            Ok(tag) => {
-                tag_space.copy_from_slice(&tag);
-                Ok(())
-            }
-            Err(error) => {
-                buffer.truncate(message_len);
-                Err(error)
-            }
+        // A buffer that says it grew but did not (or shrank, or whose slice
+        // disagrees with its length) is an error before anything is
+        // encrypted: the message is left as it was, never half processed.
+        let parts = if Some(buffer.len()) == message_len.checked_add(tag_len) {
+            buffer
+                .as_mut()
+                .split_at_mut_checked(message_len)
+                .filter(|(_, tag_space)| tag_space.len() == tag_len)
+        } else {
+            None
+        };
+        let result = match parts {
+            Some((message, tag_space)) => self
+                .encrypt_inout_detached(nonce, associated_data, message.into())
+                .map(|tag| {
+                    for (to, from) in tag_space.iter_mut().zip(&tag) {
+                        *to = *from;
+                    }
+                }),
+            None => Err(Error),
+        };
+        if result.is_err() {
+            buffer.truncate(message_len);
         }
+        result
     }
 
     fn encrypt_inout_detached(
