@@ -41,6 +41,7 @@ pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
 pub mod permutation;
 
 mod mode;
+mod scrub;
 
 pub use permutation::{Keccak200, Permutation, Spongent160, Spongent176};
 
@@ -120,15 +121,18 @@ impl<P: Permutation> KeySizeUser for Elephant<P> {
 
 impl<P: Permutation> KeyInit for Elephant<P> {
     fn new(key: &Key<Self>) -> Self {
-        let mut expanded_key = P::Block::default();
-        for (to, from) in expanded_key.as_mut().iter_mut().zip(key) {
+        // Built where it is returned and permuted in place, so that no
+        // copy of `L` is made here; the permutation's own stack is
+        // cleared after it.
+        let mut cipher = Self {
+            expanded_key: P::Block::default(),
+            permutation: PhantomData,
+        };
+        for (to, from) in cipher.expanded_key.as_mut().iter_mut().zip(key) {
             *to = *from;
         }
-        P::permute(&mut expanded_key);
-        Self {
-            expanded_key,
-            permutation: PhantomData,
-        }
+        scrub::expand_key::<P>(&mut cipher.expanded_key);
+        cipher
     }
 }
 
@@ -186,7 +190,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag<Self>> {
-        mode::encrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer)
+        scrub::encrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer)
     }
 
     fn decrypt_inout_detached(
@@ -196,7 +200,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         buffer: InOutBuf<'_, '_, u8>,
         tag: &Tag<Self>,
     ) -> Result<()> {
-        mode::decrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
+        scrub::decrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
     }
 }
 
