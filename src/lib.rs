@@ -41,6 +41,7 @@ pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
 pub mod permutation;
 
 mod mode;
+mod scrub;
 
 pub use permutation::{Keccak200, Permutation, Spongent160, Spongent176};
 
@@ -120,15 +121,18 @@ impl<P: Permutation> KeySizeUser for Elephant<P> {
 
 impl<P: Permutation> KeyInit for Elephant<P> {
     fn new(key: &Key<Self>) -> Self {
-        let mut expanded_key = P::Block::default();
-        for (to, from) in expanded_key.as_mut().iter_mut().zip(key) {
+        // Built where it is returned and permuted in place, so that no
+        // copy of `L` is made here; the permutation's own stack is
+        // cleared after it.
+        let mut cipher = Self {
+            expanded_key: P::Block::default(),
+            permutation: PhantomData,
+        };
+        for (to, from) in cipher.expanded_key.as_mut().iter_mut().zip(key) {
             *to = *from;
         }
-        P::permute(&mut expanded_key);
-        Self {
-            expanded_key,
-            permutation: PhantomData,
-        }
+        scrub::expand_key::<P>(&mut cipher.expanded_key);
+        cipher
     }
 }
 
@@ -151,18 +155,33 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         buffer: &mut dyn aead::Buffer,
     ) -> Result<()> {
         let message_len = buffer.len();
+        let tag_len = Tag::<Self>::default().len();
         buffer.extend_from_slice(&Tag::<Self>::default())?;
-        let (message, tag_space) = buffer.as_mut().split_at_mut(message_len);
-        match self.encrypt_inout_detached(nonce, associated_data, message.into()) {
-            Ok(tag) => {
-                tag_space.copy_from_slice(&tag);
-                Ok(())
-            }
-            Err(error) => {
-                buffer.truncate(message_len);
-                Err(error)
-            }
+        // A buffer that says it grew but did not (or shrank, or whose slice
+        // disagrees with its length) is an error before anything is
+        // encrypted: the message is left as it was, never half processed.
+        let parts = if Some(buffer.len()) == message_len.checked_add(tag_len) {
+            buffer
+                .as_mut()
+                .split_at_mut_checked(message_len)
+                .filter(|(_, tag_space)| tag_space.len() == tag_len)
+        } else {
+            None
+        };
+        let result = match parts {
+            Some((message, tag_space)) => self
+                .encrypt_inout_detached(nonce, associated_data, message.into())
+                .map(|tag| {
+                    for (to, from) in tag_space.iter_mut().zip(&tag) {
+                        *to = *from;
+                    }
+                }),
+            None => Err(Error),
+        };
+        if result.is_err() {
+            buffer.truncate(message_len);
         }
+        result
     }
 
     fn encrypt_inout_detached(
@@ -171,7 +190,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag<Self>> {
-        mode::encrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer)
+        scrub::encrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer)
     }
 
     fn decrypt_inout_detached(
@@ -181,7 +200,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         buffer: InOutBuf<'_, '_, u8>,
         tag: &Tag<Self>,
     ) -> Result<()> {
-        mode::decrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
+        scrub::decrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
     }
 }
 

@@ -399,7 +399,7 @@ impl<P: Permutation> TagAccumulator<P> {
     }
 
     /// `tag = trunc(P(T ⊕ L) ⊕ L)`.
-    fn finalize(mut self, expanded_key: &P::Block) -> TagOf<P> {
+    fn finalize(&mut self, expanded_key: &P::Block) -> TagOf<P> {
         xor_into(self.sum.as_mut(), expanded_key.as_ref());
         P::permute(&mut self.sum);
         xor_into(self.sum.as_mut(), expanded_key.as_ref());
@@ -616,7 +616,7 @@ fn xor_keystream<P: Permutation, const N: usize>(
 /// Whether a call is short enough for a [`SHORT_RUN`]-block run: its
 /// message and AD together fit in that many blocks. Only speed depends on
 /// it (a longer call would just take more, smaller batches).
-fn is_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
+pub(crate) fn is_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
     RUN_BLOCKS > SHORT_RUN
         && associated_data_len.saturating_add(message_len) < SHORT_RUN.saturating_mul(P::BLOCK_SIZE)
 }
@@ -637,6 +637,9 @@ pub(crate) fn encrypt<P: Permutation>(
 }
 
 /// [`encrypt`] with runs of `N` blocks.
+// Not inlined on 64-bit targets: a short call then does not pay (in
+// stack, and in the scrub after it) for the long path's run.
+#[cfg_attr(target_pointer_width = "64", inline(never))]
 fn encrypt_with<P: Permutation, const N: usize>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
@@ -685,6 +688,7 @@ pub(crate) fn decrypt<P: Permutation>(
 /// it is computed in the same batch (one call to the permutation instead of
 /// two, which matters for the wide SIMD batches), kept in the run, and used
 /// only once the tag has matched.
+#[cfg_attr(target_pointer_width = "64", inline(never))]
 fn decrypt_with<P: Permutation, const N: usize>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],

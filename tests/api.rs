@@ -178,3 +178,80 @@ fn in_place_into_a_fixed_capacity_arrayvec() {
     assert!(cipher.encrypt_in_place(&nonce, b"", &mut full).is_err());
     assert_eq!(&full[..], b"twenty bytes exactly");
 }
+
+/// An `aead::Buffer` that misbehaves when asked to grow: it either says
+/// `Ok` without growing (`Lie`) or drops its last bytes (`Shrink`).
+struct HostileBuffer {
+    data: Vec<u8>,
+    growth: Growth,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Growth {
+    Lie,
+    Shrink,
+}
+
+impl AsRef<[u8]> for HostileBuffer {
+    fn as_ref(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+impl AsMut<[u8]> for HostileBuffer {
+    fn as_mut(&mut self) -> &mut [u8] {
+        &mut self.data
+    }
+}
+
+impl aead::Buffer for HostileBuffer {
+    fn extend_from_slice(&mut self, _other: &[u8]) -> aead::Result<()> {
+        match self.growth {
+            Growth::Lie => {}
+            Growth::Shrink => {
+                let len = self.data.len().saturating_sub(3);
+                self.data.truncate(len);
+            }
+        }
+        Ok(())
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.data.truncate(len);
+    }
+}
+
+fn hostile_buffers_are_an_error<C: AeadInOut + KeyInit>() {
+    let cipher = C::new_from_slice(&KEY).unwrap();
+    let nonce = Nonce::<C>::try_from(&NONCE[..]).unwrap();
+    for growth in [Growth::Lie, Growth::Shrink] {
+        for len in [0, 1, 16, 40, 100] {
+            let message: Vec<u8> = (0..len).map(|i: u8| i).map(|i| i ^ 0x5c).collect();
+            let mut buffer = HostileBuffer {
+                data: message.clone(),
+                growth,
+            };
+            let result = cipher.encrypt_in_place(&nonce, b"ad", &mut buffer);
+            assert!(result.is_err(), "{growth:?}, {len} B: accepted");
+            // Nothing was encrypted: what is left is a prefix of the message
+            // (all of it for the lying buffer).
+            assert!(
+                message.starts_with(&buffer.data),
+                "{growth:?}, {len} B: the buffer was changed"
+            );
+            if let Growth::Lie = growth {
+                assert_eq!(buffer.data, message, "{len} B");
+            }
+        }
+    }
+}
+
+/// A buffer whose `extend_from_slice` says `Ok` without growing, or
+/// shrinks, gives an error (aead's default does not panic either), with the
+/// message not encrypted.
+#[test]
+fn encrypt_in_place_into_a_hostile_buffer_is_an_error_not_a_panic() {
+    hostile_buffers_are_an_error::<Dumbo>();
+    hostile_buffers_are_an_error::<Jumbo>();
+    hostile_buffers_are_an_error::<Delirium>();
+}

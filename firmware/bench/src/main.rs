@@ -34,7 +34,8 @@ use chacha20poly1305::ChaCha20Poly1305;
 use cortex_m_rt::{ExceptionFrame, entry, exception};
 use cortex_m_semihosting::{debug, hprintln};
 use elephant_aead::aead::{AeadInOut, Key, KeyInit, Nonce, Tag};
-use elephant_aead::{Delirium, Dumbo, Jumbo};
+use elephant_aead::permutation::{keccak_f200, spongent_pi_160, spongent_pi_176};
+use elephant_aead::{Delirium, Dumbo, Jumbo, Keccak200, Permutation, Spongent160, Spongent176};
 
 /// Message sizes measured, in bytes.
 const SIZES: [usize; 3] = [16, 128, 1500];
@@ -76,6 +77,8 @@ struct Row {
     stack_encrypt: usize,
     /// Peak stack of a [`STACK_SIZE`]-byte decryption, in bytes.
     stack_decrypt: usize,
+    /// Calls after which the dead stack was searched for secrets.
+    secret_cases: usize,
 }
 
 /// Why a measurement or a check failed; printed, then the image exits
@@ -95,6 +98,8 @@ enum Failure {
     Forgery,
     /// The ciphertext differs from the official KAT.
     Kat,
+    /// A call left a secret (`L` or a mask) in the stack it used.
+    SecretLeft,
 }
 
 /// Formats a count with thousands separators, so long counts stay readable
@@ -252,6 +257,7 @@ fn open<C: KeyInit + AeadInOut>(
 fn bench<C: KeyInit + AeadInOut>(
     name: &'static str,
     kat: Option<&[u8]>,
+    secrets: Secrets,
     overhead: u64,
 ) -> Result<Row, Failure> {
     let mut key = Key::<C>::default();
@@ -275,6 +281,7 @@ fn bench<C: KeyInit + AeadInOut>(
         key_setup,
         stack_encrypt: 0,
         stack_decrypt: 0,
+        secret_cases: 0,
     };
     for (i, size) in SIZES.into_iter().enumerate() {
         let message = &mut buffer[..size];
@@ -328,7 +335,93 @@ fn bench<C: KeyInit + AeadInOut>(
     if !opened || message != &plaintext[..STACK_SIZE] {
         return Err(Failure::Decrypt);
     }
+
+    // No secret left behind: after each encryption, decryption and
+    // rejected decryption (key setup included), the stack the call used
+    // must hold no 8-byte window of `L` or of the first masks. Outside the
+    // counted runs, so the counts above are unchanged.
+    let (blocks, block_len) = secrets;
+    let secrets: [&[u8]; 4] = core::array::from_fn(|i| &blocks[i][..block_len]);
+    let secrets = if block_len == 0 {
+        &[][..]
+    } else {
+        &secrets[..]
+    };
+    let mut left = 0;
+    for size in SIZES {
+        let message = &mut buffer[..size];
+        message.copy_from_slice(&plaintext[..size]);
+        let mut tag = None;
+        let (_, found) =
+            stack::peak_and_scan(&mut || tag = seal::<C>(key, nonce, message), secrets)
+                .ok_or(Failure::StackRegion)?;
+        left += found;
+        let tag: Tag<C> = tag.ok_or(Failure::Encrypt)?;
+        let mut ciphertext = [0u8; LONG];
+        ciphertext[..size].copy_from_slice(message);
+        let mut forged = tag.clone();
+        forged[0] ^= 1;
+        for (tag, expected) in [(&forged, false), (&tag, true)] {
+            // Some baselines clear the buffer on a rejection.
+            message.copy_from_slice(&ciphertext[..size]);
+            let mut opened = false;
+            let (_, found) = stack::peak_and_scan(
+                &mut || opened = open::<C>(key, nonce, message, tag),
+                secrets,
+            )
+            .ok_or(Failure::StackRegion)?;
+            left += found;
+            if opened != expected {
+                return Err(Failure::Decrypt);
+            }
+        }
+        if secrets.is_empty() {
+            continue;
+        }
+        row.secret_cases += 3;
+    }
+    hprintln!(
+        "secrets: {name}: {} calls checked (encrypt, decrypt, rejected decrypt of {SIZES:?} B), {left} secrets found in dead stack",
+        row.secret_cases
+    );
+    if left > 0 {
+        return Err(Failure::SecretLeft);
+    }
     Ok(row)
+}
+
+/// What the dead stack must not hold after an Elephant call with the
+/// harness's key: `L` and masks 1 to 3, each zero-padded to 25 bytes, and
+/// the block length (0: nothing to search for, the baselines).
+type Secrets = ([[u8; 25]; 4], usize);
+
+/// `L = P(K ‖ 0)` (from the public `const fn` permutations) and the masks
+/// after it (φ), for the harness's key `K`.
+fn masks_from<P: Permutation>(expanded_key: P::Block) -> Secrets {
+    let mut out = [[0; 25]; 4];
+    let mut mask = expanded_key;
+    for slot in &mut out {
+        slot[..P::BLOCK_SIZE].copy_from_slice(mask.as_ref());
+        mask = P::next_mask(&mask);
+    }
+    (out, P::BLOCK_SIZE)
+}
+
+/// [`masks_from`] for the instance `name`.
+fn elephant_secrets(name: &str) -> Secrets {
+    let key = counting_bytes::<16>();
+    let mut block = [0u8; 25];
+    block[..16].copy_from_slice(&key);
+    match name {
+        "Dumbo" => {
+            masks_from::<Spongent160>(spongent_pi_160(block[..20].try_into().unwrap_or_default()))
+        }
+        "Jumbo" => {
+            masks_from::<Spongent176>(spongent_pi_176(block[..22].try_into().unwrap_or_default()))
+        }
+        "Delirium" => masks_from::<Keccak200>(keccak_f200(block)),
+        _ => ([[0; 25]; 4], 0),
+    }
 }
 
 /// Whether `expected` is `first` followed by `second`.
@@ -391,16 +484,25 @@ fn main() -> ! {
 
     type Bench = fn(u64) -> Result<Row, Failure>;
     let ciphers: [(&str, Bench); 5] = [
-        ("Dumbo", |o| bench::<Dumbo>("Dumbo", Some(&KAT_DUMBO), o)),
-        ("Jumbo", |o| bench::<Jumbo>("Jumbo", Some(&KAT_JUMBO), o)),
+        ("Dumbo", |o| {
+            bench::<Dumbo>("Dumbo", Some(&KAT_DUMBO), elephant_secrets("Dumbo"), o)
+        }),
+        ("Jumbo", |o| {
+            bench::<Jumbo>("Jumbo", Some(&KAT_JUMBO), elephant_secrets("Jumbo"), o)
+        }),
         ("Delirium", |o| {
-            bench::<Delirium>("Delirium", Some(&KAT_DELIRIUM), o)
+            bench::<Delirium>(
+                "Delirium",
+                Some(&KAT_DELIRIUM),
+                elephant_secrets("Delirium"),
+                o,
+            )
         }),
         ("ChaCha20-Poly1305", |o| {
-            bench::<ChaCha20Poly1305>("ChaCha20-Poly1305", None, o)
+            bench::<ChaCha20Poly1305>("ChaCha20-Poly1305", None, elephant_secrets(""), o)
         }),
         ("Ascon-AEAD128", |o| {
-            bench::<ascon_aead::AsconAead128>("Ascon-AEAD128", None, o)
+            bench::<ascon_aead::AsconAead128>("Ascon-AEAD128", None, elephant_secrets(""), o)
         }),
     ];
     let mut rows: [Option<Row>; 5] = Default::default();
@@ -414,6 +516,8 @@ fn main() -> ! {
         }
     }
     print_table(&rows);
+    let secret_cases: usize = rows.iter().flatten().map(|row| row.secret_cases).sum();
+    hprintln!("secrets: {secret_cases} Elephant calls checked for secrets left in dead stack");
     if ok {
         hprintln!("firmware-bench: all checks passed");
         debug::exit(debug::EXIT_SUCCESS);

@@ -4,6 +4,9 @@
 //! pattern; after it, the lowest word that no longer holds the pattern
 //! marks how deep the call went. The painting is one `asm!` block that uses
 //! registers only, so no frame of the harness lies in the painted region.
+//!
+//! The same region, read after the call, is the stack the call used and
+//! left behind: [`peak_and_scan`] looks for secrets there.
 
 use core::arch::asm;
 use core::hint::black_box;
@@ -37,8 +40,15 @@ fn stack_pointer() -> usize {
 /// Peak stack of one call of `f`: the bytes below this function's stack
 /// pointer (the call site's) that `f` wrote to. `None` if the painted
 /// region would not fit in RAM or `f` used all of it.
-#[inline(never)]
 pub fn peak(f: &mut dyn FnMut()) -> Option<usize> {
+    peak_and_scan(f, &[]).map(|(peak, _)| peak)
+}
+
+/// [`peak`], and after the call a search of the painted region (the stack
+/// `f` used and left) for every 8-byte window of each of `secrets`:
+/// returns the peak and how many secrets were found there.
+#[inline(never)]
+pub fn peak_and_scan(f: &mut dyn FnMut(), secrets: &[&[u8]]) -> Option<(usize, usize)> {
     let f = black_box(f);
     let top = stack_pointer();
     let bottom = top.checked_sub(REGION)?;
@@ -73,5 +83,32 @@ pub fn peak(f: &mut dyn FnMut()) -> Option<usize> {
     if lowest_used == bottom {
         return None;
     }
-    Some(top - lowest_used)
+    // Plain loops on registers, no calls: a call from this frame would
+    // write over the top of the region, where `f`'s frames were.
+    let mut found = 0;
+    for secret in secrets {
+        let mut hit = false;
+        let mut start = 0;
+        while start + WINDOW <= secret.len() && !hit {
+            let mut at = bottom;
+            while at + WINDOW <= top && !hit {
+                let mut i = 0;
+                // SAFETY: reads bytes of the region painted above (`at + i`
+                // < `top`), which lies in RAM; reading has no side effect.
+                while i < WINDOW
+                    && unsafe { read_volatile((at + i) as *const u8) } == secret[start + i]
+                {
+                    i += 1;
+                }
+                hit = i == WINDOW;
+                at += 1;
+            }
+            start += 1;
+        }
+        found += usize::from(hit);
+    }
+    Some((top - lowest_used, found))
 }
+
+/// Length of the windows of a secret searched for.
+const WINDOW: usize = 8;

@@ -1,0 +1,528 @@
+//! No secret left behind in dead stack memory (issue 13): after each call
+//! returns, the stack it used holds no key-equivalent value and no
+//! unverified plaintext.
+//!
+//! The probe, for each case: fill a large region of stack below the probing
+//! frame with zeros, make one call, copy the same region out (it is dead
+//! stack now: everything the call left behind is there), and look in it for
+//! every 8-byte window of each secret of that call, computed independently
+//! with the public `const fn` permutations (`tests/common`): the expanded
+//! key `L`, the first masks, the `δ_j`, the keystream's permutation inputs,
+//! outputs and blocks, the first tag terms, the tag sum `T` and the values
+//! that finalise it, the correct tag of a decryption, and the plaintext of a
+//! rejected decryption.
+//!
+//! It is best effort by nature: the compiler may keep a value in a register
+//! or spill it anywhere, so a clean run shows that these cases leave nothing,
+//! not that no build could. The cases cover every path (short, one batch,
+//! two passes) of every instance and every way in and out of a call.
+//!
+//! Its own binary (one process, one test): nothing else runs on this thread
+//! between the paint and the read. x86-64 only (the read is one `asm!`
+//! instruction); elsewhere the test says so and passes.
+
+// A failing test panics; test data truncates on purpose.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::cast_possible_truncation
+)]
+
+mod common;
+
+use common::{Instance, reference_encrypt};
+use core::hint::black_box;
+use core::mem::MaybeUninit;
+use elephant_aead::aead::inout::InOutBuf;
+use elephant_aead::aead::{AeadInOut, KeyInit, Nonce, Tag};
+use elephant_aead::{Delirium, Dumbo, Jumbo};
+use std::collections::HashMap;
+
+/// Bytes of stack painted and read back below the probing frame: several
+/// times the deepest call measured (see the `depth` lines of the output).
+const REGION: usize = 192 * 1024;
+const _: () = assert!(REGION % 4096 == 0);
+
+/// The depths `src/scrub.rs` clears after a short and a long call on a
+/// 64-bit target (kept equal to its `SHORT_CALL` and `LONG_CALL`).
+const SCRUB_SHORT: usize = 6 * 1024;
+const SCRUB_LONG: usize = 32 * 1024;
+
+/// Length of the windows searched for: long enough that a chance match in
+/// 192 KiB is out of the question (2^-64 per position and window).
+const WINDOW: usize = 8;
+
+/// Fills the region below the caller's stack pointer with `byte`, through a
+/// local array of this non-inlined function: its frame spans the region.
+#[inline(never)]
+fn paint(byte: u8) {
+    let mut region = MaybeUninit::<[u8; REGION]>::uninit();
+    let start = region.as_mut_ptr().cast::<u8>();
+    for i in 0..REGION {
+        // SAFETY: `start + i` lies inside `region`, a local this function
+        // owns; writing a `u8` there is always valid.
+        unsafe { start.add(i).write_volatile(byte) };
+    }
+    black_box(&mut region);
+}
+
+/// Copies the region below the caller's stack pointer into `out`: the
+/// local array of this non-inlined function occupies the same addresses as
+/// [`paint`]'s, which is the stack the call in between used and left.
+///
+/// Reading memory that Rust considers uninitialised (this array is never
+/// written) is outside its guarantees if done from Rust, so the copy is
+/// one `rep movsb` in `asm!`: to the compiler the array is only passed to
+/// opaque code, and `out` (initialised, on the heap) receives whatever bytes
+/// the machine holds there. This is confined to this test binary.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn read_back(out: &mut [u8]) {
+    assert_eq!(out.len(), REGION);
+    let region = MaybeUninit::<[u8; REGION]>::uninit();
+    // SAFETY: copies `REGION` bytes from `region` (a local of this frame,
+    // valid for reads at the machine level) to `out` (valid for `REGION`
+    // bytes of writes, checked above); the regions do not overlap (one is on
+    // the stack, the other on the heap). The direction flag is clear on
+    // function entry (System V ABI), so the copy runs upwards; the asm uses
+    // no stack and leaves the flags alone.
+    unsafe {
+        core::arch::asm!(
+            "rep movsb",
+            inout("rcx") REGION => _,
+            inout("rsi") region.as_ptr().cast::<u8>() => _,
+            inout("rdi") out.as_mut_ptr() => _,
+            options(nostack, preserves_flags),
+        );
+    }
+    black_box(&region);
+}
+
+/// One probe: paint the region with `byte`, run `call`, read the region
+/// back into `out`. All three are called from this frame, so they start at
+/// the same stack pointer.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn probe(byte: u8, out: &mut [u8], call: &mut dyn FnMut()) {
+    paint(byte);
+    call();
+    read_back(out);
+}
+
+/// A named secret and its bytes.
+struct Secret {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+/// Deterministic bytes (a 64-bit LCG's high bytes), different per seed.
+fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 56) as u8
+        })
+        .collect()
+}
+
+fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
+    a.iter().zip(b).map(|(x, y)| x ^ y).collect()
+}
+
+/// `data ‖ 01 ‖ 00…` cut into blocks of `m`.
+fn pad(data: &[u8], m: usize) -> Vec<Vec<u8>> {
+    let mut padded = data.to_vec();
+    padded.push(1);
+    while padded.len() % m != 0 {
+        padded.push(0);
+    }
+    padded.chunks(m).map(<[u8]>::to_vec).collect()
+}
+
+/// What one call must not leave behind, computed with the plain model.
+/// `ciphertext` is without the tag.
+fn call_secrets(
+    instance: Instance,
+    key: &[u8; 16],
+    nonce: &[u8; 12],
+    ad: &[u8],
+    ciphertext: &[u8],
+) -> Vec<Secret> {
+    let m = instance.block_size();
+    let mut secrets = Vec::new();
+    let mut add = |name: String, bytes: Vec<u8>| secrets.push(Secret { name, bytes });
+    let mut k = key.to_vec();
+    k.resize(m, 0);
+    let l = instance.permute(&k);
+    let mut nad = nonce.to_vec();
+    nad.extend_from_slice(ad);
+    let a = pad(&nad, m);
+    let c = pad(ciphertext, m);
+    let mut masks = vec![l.clone()];
+    while masks.len() < a.len().max(c.len()) + 3 {
+        masks.push(instance.phi(masks.last().unwrap()));
+    }
+    add("L".into(), l.clone());
+    for (j, mask) in masks.iter().enumerate().take(6).skip(1) {
+        add(format!("mask_{j}"), mask.clone());
+    }
+    let mut n0 = nonce.to_vec();
+    n0.resize(m, 0);
+    for j in 0..3 {
+        let delta = xor(&masks[j], &masks[j + 1]);
+        let input = xor(&n0, &delta);
+        let output = instance.permute(&input);
+        add(format!("δ_{j}"), delta.clone());
+        add(format!("N‖0 ⊕ δ_{j}"), input);
+        add(format!("P(N‖0 ⊕ δ_{j})"), output.clone());
+        add(format!("keystream_{j}"), xor(&output, &delta));
+    }
+    // The tag sum: the nonce‖AD terms, then the ciphertext's; the first
+    // few terms' permutation inputs and outputs are secrets too.
+    let mut t = a[0].clone();
+    for (j, block) in a.iter().enumerate().skip(1) {
+        let input = xor(block, &masks[j]);
+        let output = instance.permute(&input);
+        if j <= 2 {
+            add(format!("AD term {j} input"), input.clone());
+            add(format!("AD term {j} output"), output.clone());
+        }
+        t = xor(&t, &xor(&output, &masks[j]));
+    }
+    for (j, block) in c.iter().enumerate() {
+        let both = xor(&masks[j], &masks[j + 2]);
+        let input = xor(block, &both);
+        let output = instance.permute(&input);
+        if j <= 2 {
+            add(format!("C term {j} input"), input.clone());
+            add(format!("C term {j} output"), output.clone());
+        }
+        t = xor(&t, &xor(&output, &both));
+    }
+    add("T".into(), t.clone());
+    let t_l = xor(&t, &l);
+    add("T ⊕ L".into(), t_l.clone());
+    let p = instance.permute(&t_l);
+    add("P(T ⊕ L)".into(), p.clone());
+    add("tag block P(T ⊕ L) ⊕ L".into(), xor(&p, &l));
+    secrets
+}
+
+/// How a call comes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `encrypt_in_place` on a `Vec`.
+    Encrypt,
+    /// `decrypt_in_place` on a `Vec`, with the right tag.
+    DecryptAccepted,
+    /// `decrypt_inout_detached` in place, with a wrong tag.
+    DecryptRejected,
+    /// `decrypt_inout_detached` from the ciphertext into a separate
+    /// buffer, with a wrong tag.
+    DecryptRejectedSeparate,
+}
+
+const KINDS: [Kind; 4] = [
+    Kind::Encrypt,
+    Kind::DecryptAccepted,
+    Kind::DecryptRejected,
+    Kind::DecryptRejectedSeparate,
+];
+
+/// (message, AD) lengths: the short path, one batch, two passes, and long
+/// AD with and without a message.
+const LENGTHS: [(usize, usize); 7] = [
+    (0, 0),
+    (16, 0),
+    (100, 0),
+    (1500, 0),
+    (6000, 0),
+    (0, 3000),
+    (1500, 3000),
+];
+
+/// Where a secret was found: its name and the depth below the probing
+/// frame's region top.
+struct Hit {
+    name: String,
+    depth: usize,
+}
+
+/// Every window of every secret found in `region` (the first place each).
+fn find(region: &[u8], secrets: &[Secret]) -> Vec<Hit> {
+    let mut windows: HashMap<[u8; WINDOW], usize> = HashMap::new();
+    for (index, secret) in secrets.iter().enumerate() {
+        for window in secret.bytes.windows(WINDOW) {
+            let window: [u8; WINDOW] = window.try_into().unwrap();
+            // Windows of one repeated byte could match by chance.
+            if window.iter().all(|&b| b == window[0]) {
+                continue;
+            }
+            windows.entry(window).or_insert(index);
+        }
+    }
+    let mut found = vec![None; secrets.len()];
+    for (offset, window) in region.windows(WINDOW).enumerate() {
+        if let Some(&index) = windows.get(<&[u8; WINDOW]>::try_from(window).unwrap()) {
+            found[index].get_or_insert(region.len() - offset);
+        }
+    }
+    found
+        .into_iter()
+        .zip(secrets)
+        .filter_map(|(depth, secret)| {
+            depth.map(|depth| Hit {
+                name: secret.name.clone(),
+                depth,
+            })
+        })
+        .collect()
+}
+
+/// The deepest byte (counted from the region's top) that no longer holds
+/// `byte`: how far down the stack the call (and the probe's own frames)
+/// went.
+///
+/// [`read_back`]'s prologue probes its frame a page at a time (a zero word
+/// stored at every 4 KiB from the region's top, which `REGION`'s being a
+/// multiple of 4 KiB puts at the start of each page of `region`): those
+/// words are skipped.
+fn depth(region: &[u8], byte: u8) -> usize {
+    region
+        .iter()
+        .enumerate()
+        .position(|(i, &b)| b != byte && i % 4096 >= 8)
+        .map_or(0, |offset| region.len() - offset)
+}
+
+/// Runs every call kind and length for one instance; returns the number of
+/// cases and the lines describing every hit.
+#[cfg(target_arch = "x86_64")]
+fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usize, Vec<String>) {
+    let mut region = vec![0u8; REGION];
+    let mut cases = 0;
+    let mut failures = Vec::new();
+    for (case, &(msg_len, ad_len)) in LENGTHS.iter().enumerate() {
+        let seed = seed.wrapping_mul(100).wrapping_add(case as u64);
+        let key: [u8; 16] = bytes(seed, 16).try_into().unwrap();
+        let nonce_bytes: [u8; 12] = bytes(seed ^ 0xA5, 12).try_into().unwrap();
+        let ad = bytes(seed ^ 0x5A, ad_len);
+        let plaintext = bytes(seed ^ 0x33, msg_len);
+        let sealed = reference_encrypt(instance, &key, &nonce_bytes, &ad, &plaintext);
+        let (ciphertext, tag_bytes) = sealed.split_at(msg_len);
+        let secrets = call_secrets(instance, &key, &nonce_bytes, &ad, ciphertext);
+        let cipher = C::new_from_slice(&key).unwrap();
+        let nonce = Nonce::<C>::try_from(&nonce_bytes[..]).unwrap();
+        let tag = Tag::<C>::try_from(tag_bytes).unwrap();
+        let mut wrong_tag = tag.clone();
+        let flip = msg_len % wrong_tag.len();
+        wrong_tag[flip] ^= 0x10;
+        for kind in KINDS {
+            // What this kind must not leave, besides the call's secrets:
+            // the correct tag and the plaintext of a rejected decryption.
+            // (An encryption's tag and an accepted decryption's plaintext
+            // are its output.)
+            let mut searched: Vec<&Secret> = secrets.iter().collect();
+            let extra;
+            let tag_size = instance.tag_size();
+            let tag_block = secrets.last().unwrap();
+            let tag_rest;
+            if matches!(kind, Kind::Encrypt | Kind::DecryptAccepted) {
+                // The tag is the encryption's output, and the accepted
+                // decryption's input (aead's `decrypt_in_place` copies it
+                // out of the buffer): only the rest of its block is secret.
+                searched.pop();
+                tag_rest = Secret {
+                    name: "tag block past the tag".into(),
+                    bytes: tag_block.bytes[tag_size..].to_vec(),
+                };
+                searched.push(&tag_rest);
+            }
+            if matches!(kind, Kind::DecryptRejected | Kind::DecryptRejectedSeparate) {
+                extra = Secret {
+                    name: "unverified plaintext".into(),
+                    bytes: plaintext.clone(),
+                };
+                searched.push(&extra);
+            }
+            let searched: Vec<Secret> = searched
+                .into_iter()
+                .map(|s| Secret {
+                    name: s.name.clone(),
+                    bytes: s.bytes.clone(),
+                })
+                .collect();
+            // Buffers on the heap, made before the paint.
+            let mut vec_buffer = match kind {
+                Kind::Encrypt => plaintext.clone(),
+                _ => sealed.clone(),
+            };
+            let mut detached = ciphertext.to_vec();
+            let mut out = vec![0u8; msg_len];
+            let mut ok = false;
+            let mut call = || {
+                ok = match kind {
+                    Kind::Encrypt => cipher
+                        .encrypt_in_place(&nonce, &ad, black_box(&mut vec_buffer))
+                        .is_ok(),
+                    Kind::DecryptAccepted => cipher
+                        .decrypt_in_place(&nonce, &ad, black_box(&mut vec_buffer))
+                        .is_ok(),
+                    Kind::DecryptRejected => cipher
+                        .decrypt_inout_detached(
+                            &nonce,
+                            &ad,
+                            black_box(&mut detached[..]).into(),
+                            &wrong_tag,
+                        )
+                        .is_err(),
+                    Kind::DecryptRejectedSeparate => cipher
+                        .decrypt_inout_detached(
+                            &nonce,
+                            &ad,
+                            InOutBuf::new(black_box(&detached[..]), &mut out[..]).unwrap(),
+                            &wrong_tag,
+                        )
+                        .is_err(),
+                };
+            };
+            probe(0, &mut region, &mut call);
+            assert!(ok, "{instance:?} {kind:?} {msg_len}+{ad_len}: wrong result");
+            match kind {
+                Kind::Encrypt => assert_eq!(vec_buffer, sealed),
+                Kind::DecryptAccepted => assert_eq!(vec_buffer, plaintext),
+                _ => assert_eq!(detached, ciphertext),
+            }
+            cases += 1;
+            let hits = find(&region, &searched);
+            let used = depth(&region, 0);
+            // How deep the call went (painted with a byte that it does not
+            // write over whole words), for the scrub's bound.
+            let mut vec_again = vec_buffer.clone();
+            let _ = &mut vec_again;
+            let mut detached_again = ciphertext.to_vec();
+            let mut again = || {
+                let _ = match kind {
+                    Kind::Encrypt => {
+                        vec_again.truncate(msg_len);
+                        vec_again.copy_from_slice(&plaintext);
+                        cipher.encrypt_in_place(&nonce, &ad, black_box(&mut vec_again))
+                    }
+                    Kind::DecryptAccepted => {
+                        cipher.decrypt_in_place(&nonce, &ad, black_box(&mut sealed.clone()))
+                    }
+                    Kind::DecryptRejected | Kind::DecryptRejectedSeparate => cipher
+                        .decrypt_inout_detached(
+                            &nonce,
+                            &ad,
+                            black_box(&mut detached_again[..]).into(),
+                            &wrong_tag,
+                        ),
+                };
+            };
+            probe(0xC3, &mut region, &mut again);
+            let touched = depth(&region, 0xC3);
+            println!("depth: {instance:?} {kind:?} {msg_len}+{ad_len} B: {touched} B");
+            // The library clears a fixed depth after each call (its
+            // `src/scrub.rs`); a call that went deeper than that would
+            // touch more. The slack is this probe's closure and the
+            // frames above the scrub.
+            let short = msg_len + ad_len < 8 * instance.block_size();
+            let bound = if short { SCRUB_SHORT } else { SCRUB_LONG };
+            if touched > bound + 1024 {
+                failures.push(format!(
+                    "{instance:?} {kind:?} message {msg_len} B, AD {ad_len} B: the call used \
+                     {touched} B of stack, more than the {bound} B the library clears after it"
+                ));
+            }
+            for hit in &hits {
+                failures.push(format!(
+                    "{instance:?} {kind:?} message {msg_len} B, AD {ad_len} B: {} at depth {} B (stack touched to {used} B)",
+                    hit.name, hit.depth
+                ));
+            }
+        }
+    }
+    (cases, failures)
+}
+
+/// Key setup and clone: what they leave (the key `K` and `L`).
+#[cfg(target_arch = "x86_64")]
+fn report_key_setup() -> Vec<String> {
+    let mut region = vec![0u8; REGION];
+    let mut lines = Vec::new();
+    let key = bytes(77, 16);
+    let l = Instance::Dumbo.permute(&[&key[..], &[0; 4]].concat());
+    let secrets = [
+        Secret {
+            name: "L".into(),
+            bytes: l,
+        },
+        Secret {
+            name: "K".into(),
+            bytes: key.clone(),
+        },
+    ];
+    let cipher = Dumbo::new_from_slice(&key).unwrap();
+    let mut call = || {
+        let fresh = Dumbo::new_from_slice(black_box(&key)).unwrap();
+        black_box(&fresh);
+    };
+    probe(0, &mut region, &mut call);
+    for hit in find(&region, &secrets) {
+        lines.push(format!(
+            "KeyInit::new: {} at depth {} B",
+            hit.name, hit.depth
+        ));
+    }
+    let mut call = || {
+        let copy = black_box(&cipher).clone();
+        black_box(&copy);
+    };
+    probe(0, &mut region, &mut call);
+    for hit in find(&region, &secrets) {
+        lines.push(format!("clone: {} at depth {} B", hit.name, hit.depth));
+    }
+    lines
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn no_secret_is_left_in_dead_stack() {
+    let mut cases = 0;
+    let mut failures = Vec::new();
+    for (count, lines) in [
+        check_instance::<Dumbo>(Instance::Dumbo, 1),
+        check_instance::<Jumbo>(Instance::Jumbo, 2),
+        check_instance::<Delirium>(Instance::Delirium, 3),
+    ] {
+        cases += count;
+        failures.extend(lines);
+    }
+    // Key setup and clone (Dumbo): clean too since the key expansion got
+    // its own frame and scrub.
+    failures.extend(report_key_setup());
+    cases += 2;
+    for line in &failures {
+        println!("LEFT: {line}");
+    }
+    println!(
+        "stack secrets: {cases} cases, {} secrets found",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} secrets left in dead stack",
+        failures.len()
+    );
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[test]
+fn no_secret_is_left_in_dead_stack() {
+    println!("stack secrets: not probed on this architecture (x86-64 only)");
+}
