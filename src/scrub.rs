@@ -30,20 +30,31 @@ const SHORT_CALL: usize = 6 * 1024;
 /// 24.8 KiB, Jumbo with the AVX2 kernel).
 const LONG_CALL: usize = 32 * 1024;
 
-/// Bytes cleared after any call on 32-bit targets (firmware), whose mode
-/// takes one block at a time: the firmware benchmark measures a peak of
-/// about 500 B for a whole call with key setup, and its scan of the dead
-/// stack finds nothing after it with this bound. Kept close to the call's
-/// own depth, so that the scrub adds little to the peak stack.
-const CALL_32: usize = 640;
+/// Bytes cleared after the key expansion on 64-bit targets (one
+/// permutation: a few hundred bytes of stack).
+const KEY_EXPANSION: usize = 1024;
 
-/// Bytes cleared after the key expansion (one permutation: a few hundred
-/// bytes of stack).
-const KEY_EXPANSION: usize = if cfg!(target_pointer_width = "64") {
-    1024
-} else {
-    384
-};
+/// On 32-bit targets (firmware), where the mode takes one block at a time
+/// and a call's depth does not depend on the lengths, clears exactly the
+/// depth of the call's own frames below the one that clears, per instance
+/// (told apart by block size), so that clearing adds next to nothing to the
+/// peak stack. The depths are the firmware benchmark's: its peak stack for
+/// a 128-byte call without clearing (Dumbo 496 B, Jumbo 544 B, Delirium
+/// 696 B) less the 120 B of frames above (measured by clearing 448 B: a
+/// peak of 568 B), plus 16 B; for the key expansion, the permutation's own
+/// frame (96, 120 and 256 B) and the calls into it, plus 16 B. With these,
+/// its scan of the dead stack after every call finds no secret.
+#[inline(always)]
+fn zero_stack_32<P: Permutation>(key_expansion: bool) {
+    match (P::BLOCK_SIZE, key_expansion) {
+        (20, false) => zero_stack::<392>(),
+        (22, false) => zero_stack::<440>(),
+        (_, false) => zero_stack::<592>(),
+        (20, true) => zero_stack::<128>(),
+        (22, true) => zero_stack::<152>(),
+        (_, true) => zero_stack::<288>(),
+    }
+}
 
 /// Overwrites the `N` bytes of stack just below the caller's frame with
 /// zeros.
@@ -64,7 +75,7 @@ fn zero_stack<const N: usize>() {
 #[inline(always)]
 fn after_call<P: Permutation>(associated_data_len: usize, message_len: usize) {
     if cfg!(not(target_pointer_width = "64")) {
-        zero_stack::<CALL_32>();
+        zero_stack_32::<P>(false);
     } else if mode::is_short::<P>(associated_data_len, message_len) {
         zero_stack::<SHORT_CALL>();
     } else {
@@ -127,7 +138,11 @@ fn decrypt_in_own_frame<P: Permutation>(
 #[inline(always)]
 pub(crate) fn expand_key<P: Permutation>(block: &mut P::Block) {
     permute_in_own_frame::<P>(block);
-    zero_stack::<KEY_EXPANSION>();
+    if cfg!(target_pointer_width = "64") {
+        zero_stack::<KEY_EXPANSION>();
+    } else {
+        zero_stack_32::<P>(true);
+    }
 }
 
 #[inline(never)]
