@@ -149,3 +149,19 @@ pub(crate) fn expand_key<P: Permutation>(block: &mut P::Block) {
 fn permute_in_own_frame<P: Permutation>(block: &mut P::Block) {
     P::permute(block);
 }
+
+/// Runs `work`, a rayon task's share of a long call, in a frame of its
+/// own on its worker thread, then clears the stack it used there (the
+/// depth of a whole long call, which bounds a task's).
+#[cfg(feature = "rayon")]
+pub(crate) fn in_worker<R>(work: impl FnOnce() -> R) -> R {
+    let result = run_in_own_frame(work);
+    zero_stack::<LONG_CALL>();
+    result
+}
+
+#[cfg(feature = "rayon")]
+#[inline(never)]
+fn run_in_own_frame<R>(work: impl FnOnce() -> R) -> R {
+    work()
+}

@@ -74,8 +74,10 @@ pub(super) fn apply_keystream<P: Permutation>(
     data.par_chunks_mut(chunk_bytes::<P>())
         .zip(starts.masks.par_iter())
         .for_each(|(chunk, first_mask)| {
-            let mut run = MaskedRun::<P, RUN_BLOCKS>::new();
-            super::apply_keystream(first_mask, nonce, &mut run, chunk);
+            crate::scrub::in_worker(|| {
+                let mut run = MaskedRun::<P, RUN_BLOCKS>::new();
+                super::apply_keystream(first_mask, nonce, &mut run, chunk);
+            });
         });
 }
 
@@ -92,12 +94,14 @@ pub(super) fn absorb_ciphertext_on_all_cores<P: Permutation>(
         .zip(starts.masks.par_iter())
         .enumerate()
         .map(|(index, (chunk, first_mask))| {
-            let mut part = TagAccumulator::<P>::new();
-            let mut run = MaskedRun::<P, RUN_BLOCKS>::new();
-            let last = index.saturating_add(1) == chunks;
-            absorb_ciphertext(&mut part, &mut run, first_mask, chunk, last);
-            part.absorb(&mut run);
-            part
+            crate::scrub::in_worker(|| {
+                let mut part = TagAccumulator::<P>::new();
+                let mut run = MaskedRun::<P, RUN_BLOCKS>::new();
+                let last = index.saturating_add(1) == chunks;
+                absorb_ciphertext(&mut part, &mut run, first_mask, chunk, last);
+                part.absorb(&mut run);
+                part
+            })
         })
         .reduce(TagAccumulator::new, |mut sum, part| {
             sum.merge(&part);
