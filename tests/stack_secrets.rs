@@ -31,7 +31,7 @@
 
 mod common;
 
-use common::{Instance, reference_encrypt};
+use common::{Instance, pad, reference_encrypt, xor};
 use core::hint::black_box;
 use core::mem::MaybeUninit;
 use elephant_aead::aead::inout::InOutBuf;
@@ -129,20 +129,6 @@ fn bytes(seed: u64, len: usize) -> Vec<u8> {
             (state >> 56) as u8
         })
         .collect()
-}
-
-fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
-    a.iter().zip(b).map(|(x, y)| x ^ y).collect()
-}
-
-/// `data ‖ 01 ‖ 00…` cut into blocks of `m`.
-fn pad(data: &[u8], m: usize) -> Vec<Vec<u8>> {
-    let mut padded = data.to_vec();
-    padded.push(1);
-    while padded.len() % m != 0 {
-        padded.push(0);
-    }
-    padded.chunks(m).map(<[u8]>::to_vec).collect()
 }
 
 /// What one call must not leave behind, computed with the plain model.

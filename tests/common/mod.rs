@@ -64,12 +64,13 @@ impl Instance {
     }
 }
 
-fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
+/// Byte-wise XOR over the shorter length.
+pub fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
     a.iter().zip(b).map(|(x, y)| x ^ y).collect()
 }
 
-/// `data ‖ 01 ‖ 00…` cut into blocks.
-fn pad(data: &[u8], m: usize) -> Vec<Vec<u8>> {
+/// `data ‖ 01 ‖ 00…` cut into blocks of `m`.
+pub fn pad(data: &[u8], m: usize) -> Vec<Vec<u8>> {
     let mut padded = data.to_vec();
     padded.push(1);
     while padded.len() % m != 0 {
