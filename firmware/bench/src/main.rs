@@ -475,8 +475,45 @@ fn print_table(rows: &[Option<Row>]) {
     }
 }
 
+/// When built with `ELEPHANT_PROFILE=<cipher>:<bytes>` (as
+/// `firmware/bench/profile` does), the image makes that one encryption,
+/// key setup included, and exits, so that QEMU's execution trace holds
+/// nothing else.
+const PROFILE: Option<&str> = option_env!("ELEPHANT_PROFILE");
+
+/// The one call of a profiling image (see [`PROFILE`]).
+fn profile_one_call(spec: &str) -> bool {
+    let mut message = [0x5a; 1500];
+    let Some((cipher, len)) = spec.split_once(':') else {
+        return false;
+    };
+    let Some(message) = len
+        .parse()
+        .ok()
+        .and_then(|len: usize| message.get_mut(..len))
+    else {
+        return false;
+    };
+    match cipher {
+        "Dumbo" => seal::<Dumbo>(&Default::default(), &Default::default(), message).is_some(),
+        "Jumbo" => seal::<Jumbo>(&Default::default(), &Default::default(), message).is_some(),
+        "Delirium" => seal::<Delirium>(&Default::default(), &Default::default(), message).is_some(),
+        _ => false,
+    }
+}
+
 #[entry]
 fn main() -> ! {
+    if let Some(spec) = PROFILE {
+        if profile_one_call(spec) {
+            debug::exit(debug::EXIT_SUCCESS);
+        } else {
+            hprintln!(
+                "FAILED: ELEPHANT_PROFILE={spec}: expected <Dumbo|Jumbo|Delirium>:<0..=1500>"
+            );
+            debug::exit(debug::EXIT_FAILURE);
+        }
+    }
     counter::init();
     let overhead = counter::count(&mut || {}).unwrap_or(u64::MAX);
     hprintln!("measurement overhead (empty call, subtracted everywhere): {overhead} instructions");
