@@ -120,3 +120,18 @@ pub(crate) fn avx2_or_fail() -> Option<super::cpu::Avx2> {
     }
     token
 }
+
+/// The AVX-512 + GFNI token, or `None` if this CPU lacks them; a CI machine
+/// known to have them sets `ELEPHANT_REQUIRE_AVX512=1`, and then a failed
+/// detection fails the test instead of skipping the AVX-512 checks. (Under
+/// Miri with the features enabled by `-C target-feature`, detection
+/// succeeds and the intrinsics are emulated.)
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[allow(clippy::panic)] // Failing is the point.
+pub(crate) fn avx512_gfni_or_fail() -> Option<super::cpu::Avx512Gfni> {
+    let token = super::cpu::Avx512Gfni::detect();
+    if token.is_none() && std::env::var("ELEPHANT_REQUIRE_AVX512").as_deref() == Ok("1") {
+        panic!("ELEPHANT_REQUIRE_AVX512=1 but this CPU lacks AVX-512F, GFNI or AVX2");
+    }
+    token
+}

@@ -8,13 +8,22 @@
 //!   round on lanes repeated in `u32` words ([`soft64`]);
 //! - eight states byte-sliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 32 states byte-sliced in AVX2 vectors (`avx2`), on x86-64
-//!   CPUs that have AVX2 (detected at run time).
+//!   CPUs that have AVX2 (detected at run time);
+//! - 64 states byte-sliced in AVX-512 vectors with GFNI rotations
+//!   (`avx512`), from 33 blocks, on x86-64 CPUs that have AVX-512F, GFNI and
+//!   AVX2 (detected at run time; built by Rust 1.89 or newer).
 //!
 //! Every tier is bit-exact with the reference `keccak_f200` and runs in time
 //! independent of the states (only the public number of blocks picks a tier).
 
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 mod avx2;
+// Only Rust 1.89 or newer builds it (`elephant_avx512`, from `build.rs`).
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[clippy::msrv = "1.89"]
+mod avx512;
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+use super::super::cpu::Avx512Gfni;
 // Built on 64-bit targets too, for its tests.
 #[cfg(any(test, not(target_pointer_width = "64")))]
 mod soft32;
@@ -35,6 +44,12 @@ const SWAR_MIN_BLOCKS: usize = 2;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 const AVX2_MIN_BLOCKS: usize = 9;
 
+/// From how many blocks the 64-state AVX-512 form beats AVX2: once AVX2
+/// would need a second pass (33 blocks: 0.84 µs against 1.14 µs; 32 blocks:
+/// 0.86 µs against 0.50 µs, on a Zen 4).
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+const AVX512_MIN_BLOCKS: usize = 33;
+
 /// Keccak-f\[200\] of one block, by the fastest single-state form.
 pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
     #[cfg(target_pointer_width = "64")]
@@ -45,6 +60,26 @@ pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
 
 /// Keccak-f\[200\] of every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    let blocks = match (blocks.len() >= AVX512_MIN_BLOCKS)
+        .then(Avx512Gfni::detect)
+        .flatten()
+    {
+        Some(token) => {
+            // Whole 64-state passes, and a last one of 33–63 blocks; fewer
+            // left over go to the narrower tiers below.
+            let left_over = blocks.len().wrapping_rem(avx512::AVX512_STATES);
+            let wide = if left_over >= AVX512_MIN_BLOCKS {
+                blocks.len()
+            } else {
+                blocks.len().wrapping_sub(left_over)
+            };
+            let (wide, rest) = blocks.split_at_mut(wide);
+            avx512::permute(token, wide);
+            rest
+        }
+        None => blocks,
+    };
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
     if blocks.len() >= AVX2_MIN_BLOCKS {
         if let Some(token) = Avx2::detect() {
@@ -77,6 +112,8 @@ pub mod tiers {
         ("SWAR x8", super::soft64::permute_x8),
         #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
         ("AVX2 x32", avx2_x32),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        ("AVX-512 x64", avx512_x64),
     ];
 
     /// The AVX2 tier; falls back to the SWAR form on CPUs without AVX2.
@@ -85,6 +122,14 @@ pub mod tiers {
         match super::Avx2::detect() {
             Some(token) => super::avx2::permute(token, blocks),
             None => super::soft64::permute_x8(blocks),
+        }
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    fn avx512_x64(blocks: &mut [[u8; 25]]) {
+        match super::Avx512Gfni::detect() {
+            Some(token) => super::avx512::permute(token, blocks),
+            None => avx2_x32(blocks),
         }
     }
 }

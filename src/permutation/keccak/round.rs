@@ -23,6 +23,18 @@ pub(super) trait Word: Copy {
     fn or(self, other: Self) -> Self;
     /// `!self & other`, the χ step (one instruction where the target has it).
     fn andnot(self, other: Self) -> Self;
+    /// `self ⊕ b ⊕ c` (one instruction where the target has three-input
+    /// logic).
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        self.xor(b).xor(c)
+    }
+    /// `self ⊕ (¬b ∧ c)`, the χ step of one lane (one instruction where the
+    /// target has three-input logic).
+    #[inline(always)]
+    fn chi(self, b: Self, c: Self) -> Self {
+        self.xor(b.andnot(c))
+    }
     /// Shift of the whole word (or of each wider element) left by
     /// `bits` < 8; bits that cross into a neighbouring byte are masked off by
     /// [`Word::rotl`].
@@ -77,11 +89,11 @@ fn round<W: Word>(state: [W; 25], round_constant: W) -> [W; 25] {
         a44,
     ] = state;
     // θ: column parities C[x], then D[x] = C[x − 1] ⊕ rotl(C[x + 1], 1).
-    let c0 = a00.xor(a01.xor(a02.xor(a03.xor(a04))));
-    let c1 = a10.xor(a11.xor(a12.xor(a13.xor(a14))));
-    let c2 = a20.xor(a21.xor(a22.xor(a23.xor(a24))));
-    let c3 = a30.xor(a31.xor(a32.xor(a33.xor(a34))));
-    let c4 = a40.xor(a41.xor(a42.xor(a43.xor(a44))));
+    let c0 = a00.xor3(a01, a02).xor3(a03, a04);
+    let c1 = a10.xor3(a11, a12).xor3(a13, a14);
+    let c2 = a20.xor3(a21, a22).xor3(a23, a24);
+    let c3 = a30.xor3(a31, a32).xor3(a33, a34);
+    let c4 = a40.xor3(a41, a42).xor3(a43, a44);
     let d0 = c4.xor(c1.rotl(1));
     let d1 = c0.xor(c2.rotl(1));
     let d2 = c1.xor(c3.rotl(1));
@@ -115,31 +127,31 @@ fn round<W: Word>(state: [W; 25], round_constant: W) -> [W; 25] {
     let b44 = a14.xor(d1).rotl(2);
     // χ: A[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]); ι on lane (0, 0).
     [
-        b00.xor(b10.andnot(b20)).xor(round_constant),
-        b10.xor(b20.andnot(b30)),
-        b20.xor(b30.andnot(b40)),
-        b30.xor(b40.andnot(b00)),
-        b40.xor(b00.andnot(b10)),
-        b01.xor(b11.andnot(b21)),
-        b11.xor(b21.andnot(b31)),
-        b21.xor(b31.andnot(b41)),
-        b31.xor(b41.andnot(b01)),
-        b41.xor(b01.andnot(b11)),
-        b02.xor(b12.andnot(b22)),
-        b12.xor(b22.andnot(b32)),
-        b22.xor(b32.andnot(b42)),
-        b32.xor(b42.andnot(b02)),
-        b42.xor(b02.andnot(b12)),
-        b03.xor(b13.andnot(b23)),
-        b13.xor(b23.andnot(b33)),
-        b23.xor(b33.andnot(b43)),
-        b33.xor(b43.andnot(b03)),
-        b43.xor(b03.andnot(b13)),
-        b04.xor(b14.andnot(b24)),
-        b14.xor(b24.andnot(b34)),
-        b24.xor(b34.andnot(b44)),
-        b34.xor(b44.andnot(b04)),
-        b44.xor(b04.andnot(b14)),
+        b00.chi(b10, b20).xor(round_constant),
+        b10.chi(b20, b30),
+        b20.chi(b30, b40),
+        b30.chi(b40, b00),
+        b40.chi(b00, b10),
+        b01.chi(b11, b21),
+        b11.chi(b21, b31),
+        b21.chi(b31, b41),
+        b31.chi(b41, b01),
+        b41.chi(b01, b11),
+        b02.chi(b12, b22),
+        b12.chi(b22, b32),
+        b22.chi(b32, b42),
+        b32.chi(b42, b02),
+        b42.chi(b02, b12),
+        b03.chi(b13, b23),
+        b13.chi(b23, b33),
+        b23.chi(b33, b43),
+        b33.chi(b43, b03),
+        b43.chi(b03, b13),
+        b04.chi(b14, b24),
+        b14.chi(b24, b34),
+        b24.chi(b34, b44),
+        b34.chi(b44, b04),
+        b44.chi(b04, b14),
     ]
 }
 

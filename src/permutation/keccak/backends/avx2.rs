@@ -27,7 +27,7 @@ use zeroize::Zeroize;
 pub(super) const AVX2_STATES: usize = 32;
 
 /// Bytes of a vector, the row length of the transpose.
-const VECTOR_BYTES: usize = 32;
+pub(super) const VECTOR_BYTES: usize = 32;
 
 /// Block size of Keccak-f\[200\].
 const BLOCK_BYTES: usize = 25;
@@ -181,7 +181,7 @@ unsafe fn transpose_16x16_halves(rows: [__m256i; 16]) -> [__m256i; 16] {
 /// # Safety
 /// AVX2 must be available.
 #[inline(always)]
-unsafe fn transpose_32x32(rows: [__m256i; 32]) -> [__m256i; 32] {
+pub(super) unsafe fn transpose_32x32(rows: [__m256i; 32]) -> [__m256i; 32] {
     // SAFETY: AVX2 is available (the caller's contract).
     let zero = unsafe { _mm256_setzero_si256() };
     let mut top = [zero; 16];
@@ -237,28 +237,21 @@ unsafe fn store(bytes: &mut [u8; VECTOR_BYTES], value: __m256i) {
     unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().cast(), value) }
 }
 
-/// Keccak-f\[200\] of 32 blocks: load them as rows, transpose to lanes, run
-/// the rounds, transpose back, store.
+/// The 32 blocks of `chunk` as the rows of a 32 × 32 byte matrix (block i
+/// in bytes 0–24 of row i).
 ///
-/// Rows 0–30 are read and written as 32-byte windows straight in the blocks
-/// (a window runs 7 bytes into the next block: those bytes land in unused
-/// columns on the way in, and on the way out the next block's own store
-/// overwrites them); block 31 goes through a zeroed buffer so that nothing
-/// beyond the chunk is touched.
+/// Rows 0–30 are read as 32-byte windows straight from the blocks (a window
+/// runs 7 bytes into the next block: those bytes land in columns that no
+/// lane uses); block 31 goes through a zeroed buffer so that nothing beyond
+/// the chunk is read.
 ///
 /// # Safety
 /// AVX2 must be available.
-#[target_feature(enable = "avx2")]
-unsafe fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
-    // Intrinsics are called through the helpers above only: inside this
-    // `target_feature` function newer compilers treat them as safe and
-    // older ones (MSRV) as unsafe, and the helpers need `unsafe` on both.
-    //
+#[inline(always)]
+pub(super) unsafe fn load_rows(chunk: &[[u8; BLOCK_BYTES]; AVX2_STATES]) -> [__m256i; 32] {
     // SAFETY: AVX2 is available (the caller's contract); the same holds for
     // every `unsafe` block below that says "see above".
-    let zero = unsafe { zero() };
-    let mut last = [0u8; VECTOR_BYTES];
-    let mut rows = [zero; 32];
+    let mut rows = [unsafe { zero() }; 32];
     // Windows start at 0, 25, …, 750: the 31 that end within the chunk.
     let windows = chunk
         .as_flattened()
@@ -271,43 +264,77 @@ unsafe fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
         }
     }
     if let (Some(block), Some(row)) = (chunk.last(), rows.last_mut()) {
+        let mut last = [0u8; VECTOR_BYTES];
         for (to, from) in last.iter_mut().zip(block) {
             *to = *from;
         }
         // SAFETY: see above.
         *row = unsafe { load(&last) };
+        last.zeroize();
     }
+    rows
+}
 
-    // SAFETY: see above.
-    let columns = unsafe { transpose_32x32(rows) };
-    let [lanes @ .., _, _, _, _, _, _, _] = columns;
-    let lanes = rounds(lanes.map(Lanes32));
-    let mut columns = [zero; 32];
-    for (to, from) in columns.iter_mut().zip(lanes) {
-        *to = from.0;
-    }
-    // SAFETY: see above.
-    let rows = unsafe { transpose_32x32(columns) };
-
+/// Stores bytes 0–24 of each row into its block of `chunk`, the inverse of
+/// [`load_rows`].
+///
+/// Rows 0–30 are written as 32-byte windows in ascending order (a window's
+/// last 7 bytes fall into the next block, whose own store comes after and
+/// overwrites them); block 31 goes through a buffer so that nothing beyond
+/// the chunk is written.
+///
+/// # Safety
+/// AVX2 must be available.
+#[inline(always)]
+pub(super) unsafe fn store_rows(
+    chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES],
+    rows: &[__m256i; 32],
+) {
     let flat = chunk.as_flattened_mut();
     let starts = (0..).step_by(BLOCK_BYTES).take(AVX2_STATES.wrapping_sub(1));
-    for (start, row) in starts.zip(&rows) {
+    for (start, row) in starts.zip(rows) {
         let window = flat
             .get_mut(start..)
             .and_then(|rest| rest.first_chunk_mut());
         if let Some(window) = window {
-            // SAFETY: see above.
+            // SAFETY: AVX2 is available (the caller's contract).
             unsafe { store(window, *row) };
         }
     }
     if let (Some(block), Some(row)) = (chunk.last_mut(), rows.last()) {
-        // SAFETY: see above.
+        let mut last = [0u8; VECTOR_BYTES];
+        // SAFETY: AVX2 is available (the caller's contract).
         unsafe { store(&mut last, *row) };
         for (to, from) in block.iter_mut().zip(&last) {
             *to = *from;
         }
+        last.zeroize();
     }
-    last.zeroize();
+}
+
+/// Keccak-f\[200\] of 32 blocks: load them as rows, transpose to lanes, run
+/// the rounds, transpose back, store.
+///
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
+    // Intrinsics are called through the helpers above only: inside this
+    // `target_feature` function newer compilers treat them as safe and
+    // older ones (MSRV) as unsafe, and the helpers need `unsafe` on both.
+    //
+    // SAFETY: AVX2 is available (the caller's contract); the same holds for
+    // every `unsafe` block below that says "see above".
+    let columns = unsafe { transpose_32x32(load_rows(chunk)) };
+    let [lanes @ .., _, _, _, _, _, _, _] = columns;
+    let lanes = rounds(lanes.map(Lanes32));
+    // SAFETY: see above.
+    let mut columns = [unsafe { zero() }; 32];
+    for (to, from) in columns.iter_mut().zip(lanes) {
+        *to = from.0;
+    }
+    // SAFETY: see above.
+    unsafe { store_rows(chunk, &transpose_32x32(columns)) };
 }
 
 /// Keccak-f\[200\] of every block, 32 states at a time; the last chunk is
