@@ -122,7 +122,7 @@ fn permutations(c: &mut Criterion) {
 
 /// Batch lengths for the Keccak tier benchmarks: the short runs of short
 /// messages, the backend widths, and a full run of the mode.
-const KECCAK_BATCH_LENGTHS: [usize; 10] = [1, 2, 4, 8, 16, 32, 33, 60, 64, 256];
+const KECCAK_BATCH_LENGTHS: [usize; 11] = [1, 2, 4, 8, 16, 32, 33, 60, 64, 128, 256];
 
 /// Keccak-f\[200\] batches of each length, through the dispatcher and (when
 /// built with `RUSTFLAGS="--cfg elephant_bench_tiers"`) through every tier on

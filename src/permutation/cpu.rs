@@ -18,18 +18,18 @@ impl Avx2 {
 }
 
 #[cfg(elephant_avx512)]
-cpufeatures::new!(avx512_gfni_cpuid, "avx2", "avx512f", "gfni");
+cpufeatures::new!(avx512_gfni_cpuid, "avx2", "avx512f", "avx512vl", "gfni");
 
-/// Proof that the CPU running this code supports AVX-512F and GFNI (and so
-/// AVX2): the only way to reach the AVX-512 kernels.
+/// Proof that the CPU running this code supports AVX-512F, AVX-512VL, GFNI
+/// and AVX2: the only way to reach the AVX-512 kernels.
 #[cfg(elephant_avx512)]
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Avx512Gfni(());
 
 #[cfg(elephant_avx512)]
 impl Avx512Gfni {
-    /// The token, if this CPU has AVX-512F, GFNI and AVX2 (detected once,
-    /// then cached).
+    /// The token, if this CPU has AVX-512F, AVX-512VL, GFNI and AVX2
+    /// (detected once, then cached).
     pub(super) fn detect() -> Option<Self> {
         avx512_gfni_cpuid::get().then_some(Self(()))
     }

@@ -1,22 +1,25 @@
-//! AVX-512 + GFNI Keccak-f\[200\]: 64 states byte-sliced in 512-bit vectors,
-//! the shared round function on a vector [`Word`].
+//! AVX-512 + GFNI Keccak-f\[200\]: 64 states byte-sliced in 512-bit vectors
+//! (32 in 256-bit ones with AVX-512VL for shorter batches), the shared round
+//! function on a vector [`Word`].
 //!
-//! Lane (x, y) of 64 independent states sits in the 64 bytes of one vector.
-//! Against the AVX2 backend, three instructions do the work of many:
+//! Lane (x, y) of 64 (or 32) independent states sits in the bytes of one
+//! vector. Against the AVX2 backend, three instructions do the work of many:
 //! - every byte rotation of θ and ρ is one `vgf2p8affineqb` (GFNI), the
 //!   rotation written as an 8 × 8 bit matrix, where AVX2 shifts, masks and
 //!   merges;
 //! - χ (`a ⊕ (¬b ∧ c)`) and the three-way XORs of θ are one `vpternlogd`
 //!   each;
-//! - a vector holds twice the states.
+//! - a 512-bit vector holds twice the states (on a Zen 4, which splits
+//!   512-bit operations in two, that gains little over two 256-bit passes;
+//!   on Intel server cores it does).
 //!
 //! Blocks go in and out through the AVX2 backend's 32 × 32 byte transposes,
 //! one per half, joined into 512-bit lanes. Every operation is a fixed
 //! sequence independent of the data, and nothing is indexed by it.
 //!
-//! `unsafe` here is the intrinsics (and the AVX2 transposes): the entry point
-//! [`permute`] takes the [`Avx512Gfni`] token, which only run-time detection
-//! of AVX-512F, GFNI and AVX2 gives.
+//! `unsafe` here is the intrinsics (and the AVX2 transposes): the entry points
+//! [`permute`] and [`permute_narrow`] take the [`Avx512Gfni`] token, which
+//! only run-time detection of AVX-512F, AVX-512VL, GFNI and AVX2 gives.
 //!
 //! Built only by Rust 1.89 or newer, which has these intrinsics (`build.rs`
 //! sets `elephant_avx512`); older compilers down to the MSRV leave it out.
@@ -25,11 +28,13 @@ use super::super::super::cpu::Avx512Gfni;
 use super::super::round::{Word, rounds};
 use super::avx2::{AVX2_STATES, load_rows, store_rows, transpose_32x32};
 use core::arch::x86_64::{
-    __m256i, __m512i, _mm_set_epi64x, _mm256_setzero_si256, _mm512_and_si512, _mm512_andnot_si512,
-    _mm512_castsi256_si512, _mm512_castsi512_si256, _mm512_extracti64x4_epi64,
-    _mm512_gf2p8affine_epi64_epi8, _mm512_inserti64x4, _mm512_or_si512, _mm512_set1_epi8,
-    _mm512_set1_epi64, _mm512_sll_epi64, _mm512_srl_epi64, _mm512_ternarylogic_epi32,
-    _mm512_xor_si512,
+    __m256i, __m512i, _mm_set_epi64x, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_gf2p8affine_epi64_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_ternarylogic_epi32,
+    _mm256_xor_si256, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi256_si512,
+    _mm512_castsi512_si256, _mm512_extracti64x4_epi64, _mm512_gf2p8affine_epi64_epi8,
+    _mm512_inserti64x4, _mm512_or_si512, _mm512_set1_epi8, _mm512_set1_epi64, _mm512_sll_epi64,
+    _mm512_srl_epi64, _mm512_ternarylogic_epi32, _mm512_xor_si512,
 };
 use zeroize::Zeroize;
 
@@ -69,9 +74,16 @@ const ROTATE_LEFT: [i64; 8] = [
     rotate_left_matrix(7),
 ];
 
+/// The matrix of [`ROTATE_LEFT`] for `bits` (a constant after inlining).
+#[inline(always)]
+fn rotation(bits: u32) -> i64 {
+    let index = usize::try_from(bits).unwrap_or(0);
+    ROTATE_LEFT.get(index).copied().unwrap_or(ROTATE_LEFT[0])
+}
+
 /// Lane (x, y) of 64 states, one byte per state.
 ///
-/// Invariant: values of this type exist only inside [`permute_chunk`], a
+/// Invariant: values of this type exist only inside [`permute_halves`], a
 /// function that runs only under an [`Avx512Gfni`] token; so AVX-512F and
 /// GFNI are available whenever a method of this type runs.
 #[derive(Clone, Copy)]
@@ -117,10 +129,7 @@ impl Word for Lanes64 {
     /// after inlining).
     #[inline(always)]
     fn rotl(self, bits: u32) -> Self {
-        let matrix = ROTATE_LEFT
-            .get(usize::try_from(bits).unwrap_or(0))
-            .copied()
-            .unwrap_or(ROTATE_LEFT[0]);
+        let matrix = rotation(bits);
         // SAFETY: AVX-512F and GFNI are available (type invariant of
         // `Lanes64`).
         Self(unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(self.0, _mm512_set1_epi64(matrix)) })
@@ -137,6 +146,120 @@ impl Word for Lanes64 {
     fn chi(self, b: Self, c: Self) -> Self {
         // SAFETY: AVX-512F is available (type invariant of `Lanes64`).
         Self(unsafe { _mm512_ternarylogic_epi32::<0xd2>(self.0, b.0, c.0) })
+    }
+}
+
+/// Lane (x, y) of 32 states in a 256-bit vector: the same instructions as
+/// [`Lanes64`] at half the width (AVX-512VL), for batches that one AVX2
+/// pass would hold.
+///
+/// Invariant: values of this type exist only inside [`permute_32`], a
+/// function that runs only under an [`Avx512Gfni`] token; so AVX-512F,
+/// AVX-512VL, GFNI and AVX2 are available whenever a method of this type
+/// runs.
+#[derive(Clone, Copy)]
+struct Lanes32(__m256i);
+
+impl Word for Lanes32 {
+    #[inline(always)]
+    fn splat(byte: u8) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_set1_epi8(i8::from_ne_bytes([byte])) })
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_xor_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_and_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_or_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn andnot(self, other: Self) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_andnot_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn shl(self, bits: u32) -> Self {
+        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_sll_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
+    }
+    #[inline(always)]
+    fn shr(self, bits: u32) -> Self {
+        // SAFETY: as for `shl`.
+        Self(unsafe { _mm256_srl_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
+    }
+    /// One `vgf2p8affineqb`, as for [`Lanes64`].
+    #[inline(always)]
+    fn rotl(self, bits: u32) -> Self {
+        let matrix = rotation(bits);
+        // SAFETY: GFNI and AVX are available (type invariant of `Lanes32`).
+        Self(unsafe { _mm256_gf2p8affine_epi64_epi8::<0>(self.0, _mm256_set1_epi64x(matrix)) })
+    }
+    /// `vpternlogd` on 256 bits (AVX-512VL), as for [`Lanes64`].
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F and AVX-512VL are available (type invariant of
+        // `Lanes32`).
+        Self(unsafe { _mm256_ternarylogic_epi32::<0x96>(self.0, b.0, c.0) })
+    }
+    /// `vpternlogd` on 256 bits (AVX-512VL), as for [`Lanes64`].
+    #[inline(always)]
+    fn chi(self, b: Self, c: Self) -> Self {
+        // SAFETY: as for `xor3`.
+        Self(unsafe { _mm256_ternarylogic_epi32::<0xd2>(self.0, b.0, c.0) })
+    }
+}
+
+/// Keccak-f\[200\] of 32 blocks with [`Lanes32`]: the AVX2 backend's
+/// transposes around the GFNI and ternary-logic round.
+///
+/// # Safety
+/// AVX-512F, AVX-512VL, GFNI and AVX2 must be available.
+#[target_feature(enable = "avx2,avx512f,avx512vl,gfni")]
+unsafe fn permute_32(blocks: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
+    // SAFETY: AVX2 is available (the caller's contract), all the AVX2
+    // backend's helpers need; the same holds for the `unsafe` block below.
+    let columns = unsafe { transpose_32x32(load_rows(blocks)) };
+    let [lanes @ .., _, _, _, _, _, _, _] = columns;
+    let lanes = rounds(lanes.map(Lanes32));
+    let mut columns = [_mm256_setzero_si256(); 32];
+    for (to, from) in columns.iter_mut().zip(lanes) {
+        *to = from.0;
+    }
+    // SAFETY: as above.
+    unsafe { store_rows(blocks, &transpose_32x32(columns)) };
+}
+
+/// Keccak-f\[200\] of up to 32 blocks, [`Lanes32`] (the tier below 33
+/// blocks on these CPUs); a short batch is filled up with zero states
+/// whose results are dropped.
+pub(super) fn permute_narrow(_: Avx512Gfni, blocks: &mut [[u8; BLOCK_BYTES]]) {
+    for chunk in blocks.chunks_mut(AVX2_STATES) {
+        match <&mut [[u8; BLOCK_BYTES]; AVX2_STATES]>::try_from(&mut *chunk) {
+            // SAFETY: the token exists only if AVX-512F, AVX-512VL, GFNI and
+            // AVX2 were detected at run time.
+            Ok(whole) => unsafe { permute_32(whole) },
+            Err(_) => {
+                let mut padded = [[0u8; BLOCK_BYTES]; AVX2_STATES];
+                for (to, from) in padded.iter_mut().zip(chunk.iter()) {
+                    *to = *from;
+                }
+                // SAFETY: as above.
+                unsafe { permute_32(&mut padded) };
+                for (to, from) in chunk.iter_mut().zip(&padded) {
+                    *to = *from;
+                }
+                padded.zeroize();
+            }
+        }
     }
 }
 
@@ -254,6 +377,20 @@ mod tests {
                 }
                 assert_eq!(y, x.rotate_left(bits), "bits {bits} x {x:#04x}");
             }
+        }
+    }
+
+    #[test]
+    fn avx512_narrow_matches_the_reference() {
+        if let Some(token) = avx512_gfni_or_fail() {
+            check(
+                "AVX-512VL Keccak-f[200]",
+                AVX2_STATES,
+                keccak_f200,
+                |blocks| {
+                    permute_narrow(token, blocks);
+                },
+            );
         }
     }
 
