@@ -66,13 +66,13 @@ pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
 /// Keccak-f\[200\] of every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-    let blocks = match (blocks.len() >= AVX512_MIN_BLOCKS)
+    let blocks = match (blocks.len() >= AVX2_MIN_BLOCKS)
         .then(Avx512Gfni::detect)
         .flatten()
     {
         Some(token) => {
             // Whole 64-state passes, and a last one of 33–63 blocks; fewer
-            // left over go to the narrower tiers below.
+            // left over take the 32-state form, or below 9 the tiers below.
             let left_over = blocks.len().wrapping_rem(avx512::AVX512_STATES);
             let wide = if left_over >= AVX512_MIN_BLOCKS {
                 blocks.len()
@@ -81,17 +81,14 @@ pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
             };
             let (wide, rest) = blocks.split_at_mut(wide);
             avx512::permute(token, wide);
+            if rest.len() >= AVX2_MIN_BLOCKS {
+                avx512::permute_narrow(token, rest);
+                return;
+            }
             rest
         }
         None => blocks,
     };
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-    if blocks.len() >= AVX2_MIN_BLOCKS {
-        if let Some(token) = Avx512Gfni::detect() {
-            avx512::permute_narrow(token, blocks);
-            return;
-        }
-    }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
     if blocks.len() >= AVX2_MIN_BLOCKS {
         if let Some(token) = Avx2::detect() {

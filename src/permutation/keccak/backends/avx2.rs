@@ -27,7 +27,7 @@ use zeroize::Zeroize;
 pub(super) const AVX2_STATES: usize = 32;
 
 /// Bytes of a vector, the row length of the transpose.
-pub(super) const VECTOR_BYTES: usize = 32;
+const VECTOR_BYTES: usize = 32;
 
 /// Block size of Keccak-f\[200\].
 const BLOCK_BYTES: usize = 25;
