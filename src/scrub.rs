@@ -49,7 +49,7 @@ const KEY_EXPANSION: usize = 1024;
 /// peak of 568 B), plus 16 B; for the key expansion, the permutation's own
 /// frame (96, 120 and 264 B) and the calls into it, plus 16 B. With these,
 /// its scan of the dead stack after every call finds no secret. The
-/// firmware permutations leave their states for these to clear.
+/// firmware Keccak-f\[200\] leaves its two states for these to clear.
 #[inline(always)]
 fn zero_stack_32<P: Permutation>(key_expansion: bool) {
     match (P::BLOCK_SIZE, key_expansion) {

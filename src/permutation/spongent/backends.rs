@@ -5,12 +5,20 @@
 //! - one state in 32-bit words ([`soft32`]): every target, and the only
 //!   backend on 32-bit targets (firmware), where it is also the smallest;
 //! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets;
-//! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2.
+//! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
+//!   the same with three-input-logic S-boxes (`avx512`) when it also has
+//!   AVX-512F, AVX-512VL and GFNI (built by Rust 1.89 or newer).
 //!
 //! Every tier equals the `const fn` reference bit for bit (see the tests).
 
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 mod avx2;
+// Only Rust 1.89 or newer builds it (`elephant_avx512`, from `build.rs`).
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[clippy::msrv = "1.89"]
+mod avx512;
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+use super::super::cpu::Avx512Gfni;
 mod soft32;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 use super::super::cpu::Avx2;
@@ -29,6 +37,13 @@ const AVX2_MIN: usize = 65;
 
 /// Spongent-π\[160\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    if blocks.len() >= AVX2_MIN {
+        if let Some(token) = Avx512Gfni::detect() {
+            avx512::permute_160(token, blocks);
+            return;
+        }
+    }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
     if blocks.len() >= AVX2_MIN {
         if let Some(token) = Avx2::detect() {
@@ -46,6 +61,13 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
 
 /// Spongent-π\[176\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    if blocks.len() >= AVX2_MIN {
+        if let Some(token) = Avx512Gfni::detect() {
+            avx512::permute_176(token, blocks);
+            return;
+        }
+    }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
     if blocks.len() >= AVX2_MIN {
         if let Some(token) = Avx2::detect() {

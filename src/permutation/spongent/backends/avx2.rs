@@ -56,13 +56,14 @@ unsafe fn permute_176_x256(blocks: &mut [[u8; 22]]) {
 
 /// 256 bit slices: lane `l` holds states `64l .. 64l + 64`.
 ///
-/// Private to this module, and only used by the kernels above, which run
-/// only inside the `#[target_feature(enable = "avx2")]` functions: every
-/// intrinsic below therefore runs on a CPU with AVX2 (this is the safety
-/// argument of each `unsafe` block). The methods are `#[inline(always)]` so
-/// that they, and the intrinsics in them, inline into those functions.
+/// Used only by the kernels above and by the AVX-512 backend's, which run
+/// only inside `#[target_feature]` functions that enable AVX2, reached only
+/// with a token from run-time detection: every intrinsic below therefore
+/// runs on a CPU with AVX2 (this is the safety argument of each `unsafe`
+/// block). The methods are `#[inline(always)]` so that they, and the
+/// intrinsics in them, inline into those functions.
 #[derive(Clone, Copy)]
-struct Avx2Word(__m256i);
+pub(super) struct Avx2Word(pub(super) __m256i);
 
 impl Zeroize for Avx2Word {
     fn zeroize(&mut self) {

@@ -27,6 +27,17 @@ pub(super) trait Word: Bits + Zeroize {
     fn from_lanes(lane: impl FnMut(usize) -> u64) -> Self;
     /// Hands every lane to `sink(l, value)`.
     fn to_lanes(self, sink: impl FnMut(usize, u64));
+    /// [`sbox_plain`] on these words (a word with three-input logic
+    /// overrides it with fewer instructions).
+    #[inline(always)]
+    fn plain_sbox(x: [Self; 4]) -> [Self; 4] {
+        sbox_plain(x)
+    }
+    /// [`sbox_complemented`] on these words, as [`Word::plain_sbox`].
+    #[inline(always)]
+    fn complemented_sbox(x: [Self; 4]) -> [Self; 4] {
+        sbox_complemented(x)
+    }
 }
 
 impl Word for u64 {
@@ -131,7 +142,8 @@ fn state_index(lane: usize, row: usize) -> usize {
 /// Between rounds, quarters 1..3 of the state (the S-box output bits 1..3)
 /// are kept complemented, which saves the S-box's NOTs: the first b/16
 /// nibbles read quarter 0 (true values) and use [`sbox_plain`], the others
-/// read one complemented quarter each and use [`sbox_complemented`]; both
+/// read one complemented quarter each and use [`sbox_complemented`] (each
+/// through [`Word`]); both
 /// leave output bits 1..3 complemented again. In the `first` round every
 /// input is true. Complementing commutes with the round constant.
 #[inline(always)]
@@ -156,12 +168,12 @@ fn sliced_round<W: Word>(from: &mut [W], to: &mut [W], counter: u8, first: bool)
     let true_inputs = if first { usize::MAX } else { quarter / 4 };
     for (nibble, (((y0, y1), y2), y3)) in nibbles.by_ref().take(true_inputs) {
         if let &[x0, x1, x2, x3] = nibble {
-            [*y0, *y1, *y2, *y3] = sbox_plain([x0, x1, x2, x3]);
+            [*y0, *y1, *y2, *y3] = W::plain_sbox([x0, x1, x2, x3]);
         }
     }
     for (nibble, (((y0, y1), y2), y3)) in nibbles {
         if let &[x0, x1, x2, x3] = nibble {
-            [*y0, *y1, *y2, *y3] = sbox_complemented([x0, x1, x2, x3]);
+            [*y0, *y1, *y2, *y3] = W::complemented_sbox([x0, x1, x2, x3]);
         }
     }
 }
