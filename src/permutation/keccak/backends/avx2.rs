@@ -35,10 +35,12 @@ const BLOCK_BYTES: usize = 25;
 /// Lane (x, y) of 32 states, one byte per state.
 ///
 /// Invariant: values of this type exist only inside [`permute_chunk`], an
-/// AVX2 function that runs only under an [`Avx2`] token; so AVX2 is
-/// available whenever a method of this type runs.
+/// AVX2 function that runs only under an [`Avx2`] token, and inside the
+/// AVX-512 backend's 32-state kernel, which enables AVX2 and runs only
+/// under its own token; so AVX2 is available whenever a method of this type
+/// runs.
 #[derive(Clone, Copy)]
-struct Lanes32(__m256i);
+pub(super) struct Lanes32(pub(super) __m256i);
 
 impl Word for Lanes32 {
     #[inline(always)]

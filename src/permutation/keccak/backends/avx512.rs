@@ -26,15 +26,14 @@
 
 use super::super::super::cpu::Avx512Gfni;
 use super::super::round::{Word, rounds};
-use super::avx2::{AVX2_STATES, load_rows, store_rows, transpose_32x32};
+use super::avx2::{AVX2_STATES, Lanes32, load_rows, store_rows, transpose_32x32};
 use core::arch::x86_64::{
-    __m256i, __m512i, _mm_set_epi64x, _mm256_and_si256, _mm256_andnot_si256,
-    _mm256_gf2p8affine_epi64_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_ternarylogic_epi32,
-    _mm256_xor_si256, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi256_si512,
-    _mm512_castsi512_si256, _mm512_extracti64x4_epi64, _mm512_gf2p8affine_epi64_epi8,
-    _mm512_inserti64x4, _mm512_or_si512, _mm512_set1_epi8, _mm512_set1_epi64, _mm512_sll_epi64,
-    _mm512_srl_epi64, _mm512_ternarylogic_epi32, _mm512_xor_si512,
+    __m256i, __m512i, _mm_set_epi64x, _mm256_gf2p8affine_epi64_epi8, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_ternarylogic_epi32, _mm512_and_si512, _mm512_andnot_si512,
+    _mm512_castsi256_si512, _mm512_castsi512_si256, _mm512_extracti64x4_epi64,
+    _mm512_gf2p8affine_epi64_epi8, _mm512_inserti64x4, _mm512_or_si512, _mm512_set1_epi8,
+    _mm512_set1_epi64, _mm512_sll_epi64, _mm512_srl_epi64, _mm512_ternarylogic_epi32,
+    _mm512_xor_si512,
 };
 use zeroize::Zeroize;
 
@@ -149,76 +148,76 @@ impl Word for Lanes64 {
     }
 }
 
-/// Lane (x, y) of 32 states in a 256-bit vector: the same instructions as
-/// [`Lanes64`] at half the width (AVX-512VL), for batches that one AVX2
-/// pass would hold.
+/// Lane (x, y) of 32 states in a 256-bit vector: the AVX2 backend's
+/// [`Lanes32`] with the rotations, χ and three-way XORs of [`Lanes64`]
+/// (AVX-512VL), for batches that one AVX2 pass would hold.
 ///
 /// Invariant: values of this type exist only inside [`permute_32`], a
 /// function that runs only under an [`Avx512Gfni`] token; so AVX-512F,
 /// AVX-512VL, GFNI and AVX2 are available whenever a method of this type
 /// runs.
 #[derive(Clone, Copy)]
-struct Lanes32(__m256i);
+struct GfniLanes32(Lanes32);
 
-impl Word for Lanes32 {
+impl Word for GfniLanes32 {
     #[inline(always)]
     fn splat(byte: u8) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_set1_epi8(i8::from_ne_bytes([byte])) })
+        Self(Lanes32::splat(byte))
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_xor_si256(self.0, other.0) })
+        Self(self.0.xor(other.0))
     }
     #[inline(always)]
     fn and(self, other: Self) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_and_si256(self.0, other.0) })
+        Self(self.0.and(other.0))
     }
     #[inline(always)]
     fn or(self, other: Self) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_or_si256(self.0, other.0) })
+        Self(self.0.or(other.0))
     }
     #[inline(always)]
     fn andnot(self, other: Self) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_andnot_si256(self.0, other.0) })
+        Self(self.0.andnot(other.0))
     }
     #[inline(always)]
     fn shl(self, bits: u32) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_sll_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
+        Self(self.0.shl(bits))
     }
     #[inline(always)]
     fn shr(self, bits: u32) -> Self {
-        // SAFETY: as for `shl`.
-        Self(unsafe { _mm256_srl_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
+        Self(self.0.shr(bits))
     }
     /// One `vgf2p8affineqb`, as for [`Lanes64`].
     #[inline(always)]
     fn rotl(self, bits: u32) -> Self {
         let matrix = rotation(bits);
-        // SAFETY: GFNI and AVX are available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_gf2p8affine_epi64_epi8::<0>(self.0, _mm256_set1_epi64x(matrix)) })
+        // SAFETY: GFNI and AVX are available (type invariant of
+        // `GfniLanes32`).
+        Self(Lanes32(unsafe {
+            _mm256_gf2p8affine_epi64_epi8::<0>(self.0.0, _mm256_set1_epi64x(matrix))
+        }))
     }
     /// `vpternlogd` on 256 bits (AVX-512VL), as for [`Lanes64`].
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
         // SAFETY: AVX-512F and AVX-512VL are available (type invariant of
-        // `Lanes32`).
-        Self(unsafe { _mm256_ternarylogic_epi32::<0x96>(self.0, b.0, c.0) })
+        // `GfniLanes32`).
+        Self(Lanes32(unsafe {
+            _mm256_ternarylogic_epi32::<0x96>(self.0.0, b.0.0, c.0.0)
+        }))
     }
     /// `vpternlogd` on 256 bits (AVX-512VL), as for [`Lanes64`].
     #[inline(always)]
     fn chi(self, b: Self, c: Self) -> Self {
         // SAFETY: as for `xor3`.
-        Self(unsafe { _mm256_ternarylogic_epi32::<0xd2>(self.0, b.0, c.0) })
+        Self(Lanes32(unsafe {
+            _mm256_ternarylogic_epi32::<0xd2>(self.0.0, b.0.0, c.0.0)
+        }))
     }
 }
 
-/// Keccak-f\[200\] of 32 blocks with [`Lanes32`]: the AVX2 backend's
+/// Keccak-f\[200\] of 32 blocks with [`GfniLanes32`]: the AVX2 backend's
 /// transposes around the GFNI and ternary-logic round.
 ///
 /// # Safety
@@ -229,16 +228,16 @@ unsafe fn permute_32(blocks: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
     // backend's helpers need; the same holds for the `unsafe` block below.
     let columns = unsafe { transpose_32x32(load_rows(blocks)) };
     let [lanes @ .., _, _, _, _, _, _, _] = columns;
-    let lanes = rounds(lanes.map(Lanes32));
+    let lanes = rounds(lanes.map(|lane| GfniLanes32(Lanes32(lane))));
     let mut columns = [_mm256_setzero_si256(); 32];
     for (to, from) in columns.iter_mut().zip(lanes) {
-        *to = from.0;
+        *to = from.0.0;
     }
     // SAFETY: as above.
     unsafe { store_rows(blocks, &transpose_32x32(columns)) };
 }
 
-/// Keccak-f\[200\] of up to 32 blocks, [`Lanes32`] (the tier below 33
+/// Keccak-f\[200\] of up to 32 blocks, [`GfniLanes32`] (the tier below 33
 /// blocks on these CPUs); a short batch is filled up with zero states
 /// whose results are dropped.
 pub(super) fn permute_narrow(_: Avx512Gfni, blocks: &mut [[u8; BLOCK_BYTES]]) {
