@@ -52,14 +52,7 @@ use core::fmt;
 use core::marker::PhantomData;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// Longest message (plaintext or ciphertext without tag) one call accepts,
-/// in bytes: 2^50 − 1, the NIST lightweight call's minimum. Longer input is
-/// an [`aead::Error`].
-pub const MAX_MESSAGE_LEN: u64 = (1 << 50) - 1;
-
-/// Longest associated data one call accepts, in bytes: 2^50 − 1. Longer
-/// input is an [`aead::Error`].
-pub const MAX_ASSOCIATED_DATA_LEN: u64 = (1 << 50) - 1;
+pub use mode::{MAX_ASSOCIATED_DATA_LEN, MAX_MESSAGE_LEN};
 
 /// A key for the instance `C`: 16 bytes for [`Dumbo`], [`Jumbo`] and
 /// [`Delirium`] alike (the same type as `aead::Key<C>`).

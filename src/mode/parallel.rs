@@ -1,48 +1,56 @@
 //! Long messages on all cores (feature `rayon`).
 //!
 //! Every keystream block and every term of the tag sum is independent of the
-//! others, and the sum is a XOR: a long buffer is cut into chunks of whole
-//! blocks, each chunk is processed by its own task from its own first mask,
-//! and the partial sums are XORed together. The output is bit for bit that
-//! of the one-core path.
+//! others, and the sum is a XOR: a long buffer is cut into parts of whole
+//! blocks, each part is a [`Call::part`] on its own core from its own first
+//! mask, and the parts' sums are XORed into the call that holds the
+//! associated data and the tag. The output is bit for bit that of the
+//! one-core path.
 
 extern crate alloc;
 
-use super::{MaskedRun, NONCE_SIZE, RUN_BLOCKS, TagAccumulator, absorb_ciphertext};
+use super::call::Part;
+use super::keystream::copied_in;
+use super::{Call, NONCE_SIZE, RUN_BLOCKS, TagOf, drive, tag, window_for};
 use crate::permutation::Permutation;
+use aead::Result;
+use aead::inout::InOutBuf;
 use alloc::vec::Vec;
 use rayon::prelude::*;
 use zeroize::Zeroize;
 
-/// Blocks per task: 2048 blocks are 40–50 KiB, enough to amortise a task
+/// Blocks per part: 2048 blocks are 40–50 KiB, enough to amortise a task
 /// and the walk to its first mask, small enough to balance two or more cores.
-const CHUNK_BLOCKS: usize = 2048;
+const PART_BLOCKS: usize = 2048;
 
 /// Below this many bytes, starting tasks would cost more than they save.
 const MIN_BYTES: usize = 64 * 1024;
+
+/// The mask window of a part's call.
+const WINDOW: usize = window_for(RUN_BLOCKS);
 
 /// Whether a buffer of `len` bytes is split across cores.
 pub(super) fn worth_it(len: usize) -> bool {
     len >= MIN_BYTES
 }
 
-/// The first mask of every chunk of `len` bytes: `mask_{k·CHUNK_BLOCKS}`,
+/// The first mask of every part of `len` bytes: `mask_{k·PART_BLOCKS}`,
 /// reached by stepping φ from `L` (one step per block, as the one-core path
 /// does).
-struct ChunkMasks<P: Permutation> {
+struct PartMasks<P: Permutation> {
     masks: Vec<P::Block>,
 }
 
-impl<P: Permutation> ChunkMasks<P> {
+impl<P: Permutation> PartMasks<P> {
     fn new(expanded_key: &P::Block, len: usize) -> Self {
-        let chunks = len.div_ceil(chunk_bytes::<P>());
-        let mut masks = Vec::with_capacity(chunks);
+        let parts = len.div_ceil(part_bytes::<P>());
+        let mut masks = Vec::with_capacity(parts);
         let mut mask = *expanded_key;
-        for _ in 0..chunks {
+        for _ in 0..parts {
             masks.push(mask);
             // One bare φ per block: this walk runs on one core before the
             // tasks start, so it must cost far less than the blocks do.
-            for _ in 0..CHUNK_BLOCKS {
+            for _ in 0..PART_BLOCKS {
                 mask = P::next_mask(&mask);
             }
         }
@@ -51,7 +59,7 @@ impl<P: Permutation> ChunkMasks<P> {
     }
 }
 
-impl<P: Permutation> Drop for ChunkMasks<P> {
+impl<P: Permutation> Drop for PartMasks<P> {
     fn drop(&mut self) {
         for mask in &mut self.masks {
             mask.zeroize();
@@ -59,53 +67,101 @@ impl<P: Permutation> Drop for ChunkMasks<P> {
     }
 }
 
-/// Bytes per chunk: whole blocks, so only the last chunk holds the padding.
-fn chunk_bytes<P: Permutation>() -> usize {
-    CHUNK_BLOCKS.saturating_mul(P::BLOCK_SIZE)
+/// Bytes per part: whole blocks, so only the last part holds the padding.
+fn part_bytes<P: Permutation>() -> usize {
+    PART_BLOCKS.saturating_mul(P::BLOCK_SIZE)
 }
 
-/// The keystream over the whole of `data`, chunk by chunk on all cores.
-pub(super) fn apply_keystream<P: Permutation>(
+/// Runs one part's call on this core (in a frame whose stack is cleared
+/// afterwards) and returns its tag sum.
+fn run_part<P: Permutation>(
+    first_mask: &P::Block,
+    nonce: &[u8; NONCE_SIZE],
+    part: Part<'_>,
+    last: bool,
+) -> P::Block {
+    crate::scrub::in_worker(|| {
+        let mut call = Call::<P, WINDOW>::part(first_mask, nonce, part, last);
+        drive::<P, RUN_BLOCKS, WINDOW>(&mut call);
+        let mut sum = P::Block::default();
+        sum.as_mut().copy_from_slice(call.sum());
+        sum
+    })
+}
+
+/// XORs the parts' sums together (and wipes them).
+fn sum_of<P: Permutation>(sums: impl ParallelIterator<Item = P::Block>) -> P::Block {
+    sums.reduce(P::Block::default, |mut sum, mut part| {
+        for (s, p) in sum.as_mut().iter_mut().zip(part.as_ref()) {
+            *s ^= p;
+        }
+        part.zeroize();
+        sum
+    })
+}
+
+/// [`super::encrypt`] on all cores.
+pub(super) fn encrypt<P: Permutation>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
-    data: &mut [u8],
-) {
-    let starts = ChunkMasks::<P>::new(expanded_key, data.len());
-    data.par_chunks_mut(chunk_bytes::<P>())
-        .zip(starts.masks.par_iter())
-        .for_each(|(chunk, first_mask)| {
-            crate::scrub::in_worker(|| {
-                let mut run = MaskedRun::<P, RUN_BLOCKS>::new();
-                super::apply_keystream(first_mask, nonce, &mut run, chunk);
-            });
-        });
+    associated_data: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+) -> TagOf<P> {
+    let data = copied_in(buffer);
+    let starts = PartMasks::<P>::new(expanded_key, data.len());
+    let parts = starts.masks.len();
+    let mut sum = sum_of::<P>(
+        data.par_chunks_mut(part_bytes::<P>())
+            .zip(starts.masks.par_iter())
+            .enumerate()
+            .map(|(index, (part, first_mask))| {
+                let last = index.saturating_add(1) == parts;
+                run_part::<P>(first_mask, nonce, Part::Seal(part), last)
+            }),
+    );
+    let mut call =
+        Call::<P, WINDOW>::associated_data_and_tag(expanded_key, nonce, associated_data, None);
+    call.add_to_sum(sum.as_ref());
+    sum.zeroize();
+    drive::<P, RUN_BLOCKS, WINDOW>(&mut call);
+    call.tag()
 }
 
-/// Adds the ciphertext's blocks to the tag sum, chunk by chunk on all cores.
-pub(super) fn absorb_ciphertext_on_all_cores<P: Permutation>(
-    tag: &mut TagAccumulator<P>,
+/// [`super::decrypt`] on all cores: the tag terms, the verdict, then (only
+/// if the tag matched) the keystream.
+pub(super) fn decrypt<P: Permutation>(
     expanded_key: &P::Block,
-    ciphertext: &[u8],
-) {
-    let starts = ChunkMasks::<P>::new(expanded_key, ciphertext.len());
-    let chunks = starts.masks.len();
-    let sum = ciphertext
-        .par_chunks(chunk_bytes::<P>())
-        .zip(starts.masks.par_iter())
-        .enumerate()
-        .map(|(index, (chunk, first_mask))| {
-            crate::scrub::in_worker(|| {
-                let mut part = TagAccumulator::<P>::new();
-                let mut run = MaskedRun::<P, RUN_BLOCKS>::new();
-                let last = index.saturating_add(1) == chunks;
-                absorb_ciphertext(&mut part, &mut run, first_mask, chunk, last);
-                part.absorb(&mut run);
-                part
-            })
-        })
-        .reduce(TagAccumulator::new, |mut sum, part| {
-            sum.merge(&part);
-            sum
-        });
-    tag.merge(&sum);
+    nonce: &[u8; NONCE_SIZE],
+    associated_data: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+    tag: &TagOf<P>,
+) -> Result<()> {
+    let starts = PartMasks::<P>::new(expanded_key, buffer.len());
+    let parts = starts.masks.len();
+    let mut sum = sum_of::<P>(
+        buffer
+            .get_in()
+            .par_chunks(part_bytes::<P>())
+            .zip(starts.masks.par_iter())
+            .enumerate()
+            .map(|(index, (part, first_mask))| {
+                let last = index.saturating_add(1) == parts;
+                run_part::<P>(first_mask, nonce, Part::Verify(part), last)
+            }),
+    );
+    let mut call =
+        Call::<P, WINDOW>::associated_data_and_tag(expanded_key, nonce, associated_data, Some(tag));
+    call.add_to_sum(sum.as_ref());
+    sum.zeroize();
+    drive::<P, RUN_BLOCKS, WINDOW>(&mut call);
+    tag::verdict_then(call.accept_mask(), || {
+        let data = copied_in(buffer);
+        data.par_chunks_mut(part_bytes::<P>())
+            .zip(starts.masks.par_iter())
+            .enumerate()
+            .for_each(|(index, (part, first_mask))| {
+                let last = index.saturating_add(1) == parts;
+                run_part::<P>(first_mask, nonce, Part::Decrypt(part), last);
+            });
+    })
 }

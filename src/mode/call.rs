@@ -1,0 +1,629 @@
+//! The per-call core: one message's walk through Elephant, resumable, so
+//! that a single-message call and the multi-message scheduler drive the
+//! same code.
+//!
+//! A call owns what its message needs: `L`, the nonce block, a window of
+//! the mask stream, and the tag sum. It is driven in steps on a [`Run`]
+//! that may be shared with other calls: [`Call::queue`] puts the next
+//! permutation inputs that are ready on the run, the driver evaluates the
+//! run, and [`Call::take`] takes the results back in the same order.
+//!
+//! The walk goes through block indices `j = 0, 1, …` once; at each index
+//! it queues what that index needs, with the masks `mask_j`, `mask_{j+1}`,
+//! `mask_{j+2}` at hand:
+//!
+//! - sealing: keystream block `j`; when its result comes back, ciphertext
+//!   block `j` is written (once), and its tag term is queued in the next
+//!   step (it needs the ciphertext);
+//! - opening: ciphertext block `j`'s tag term (the ciphertext is there);
+//! - both: associated data block `j`'s tag term (`j ≥ 1`; block 0 starts
+//!   the sum).
+//!
+//! Then the tag `P(T ⊕ L)`. Opening puts the first keystream blocks into
+//! that same step, and writes them only if the tag matched; the rest of the
+//! keystream follows, from `L` again.
+
+use super::keystream::{self, copied_in};
+use super::masks::MaskWindow;
+use super::run::Run;
+use super::tag::{self, TagSum, padded_block, padded_blocks};
+use super::{NONCE_SIZE, TagOf};
+use crate::permutation::Permutation;
+use aead::inout::InOutBuf;
+use zeroize::Zeroize;
+
+/// The call's buffer: the input side until the call may write, then the
+/// output side holding a copy of it (one slice when in place).
+enum Data<'a> {
+    Unwritten(InOutBuf<'a, 'a, u8>),
+    InPlace(&'a mut [u8]),
+    /// A part that is only read (its tag terms, feature `rayon`).
+    #[cfg(feature = "rayon")]
+    ReadOnly(&'a [u8]),
+}
+
+impl Data<'_> {
+    /// The message as it stands (plaintext, or ciphertext where written).
+    fn read(&self) -> &[u8] {
+        match self {
+            Data::Unwritten(buffer) => buffer.get_in(),
+            Data::InPlace(data) => data,
+            #[cfg(feature = "rayon")]
+            Data::ReadOnly(data) => data,
+        }
+    }
+
+    /// The output side, whatever it holds.
+    fn output(&mut self) -> &mut [u8] {
+        match self {
+            Data::Unwritten(buffer) => buffer.get_out(),
+            Data::InPlace(data) => data,
+            #[cfg(feature = "rayon")]
+            Data::ReadOnly(_) => {
+                debug_assert!(false, "a read-only part is not written");
+                &mut []
+            }
+        }
+    }
+
+    /// The output side (only once [`Self::copy_in`] made it hold the input).
+    fn write(&mut self) -> &mut [u8] {
+        match self {
+            Data::InPlace(data) => data,
+            _ => {
+                debug_assert!(false, "written only after the copy");
+                &mut []
+            }
+        }
+    }
+
+    /// Copies the input side to the output side (nothing in place).
+    fn copy_in(&mut self) {
+        if let Data::Unwritten(buffer) = core::mem::replace(self, Data::InPlace(&mut [])) {
+            *self = Data::InPlace(copied_in(buffer));
+        }
+    }
+}
+
+/// A part of a long message and the work on it (feature `rayon`).
+#[cfg(feature = "rayon")]
+#[derive(Debug)]
+pub(crate) enum Part<'a> {
+    /// Plaintext (already in the output): keystream, then the tag terms of
+    /// the ciphertext written.
+    Seal(&'a mut [u8]),
+    /// Ciphertext: its tag terms.
+    Verify(&'a [u8]),
+    /// Ciphertext (already in the output), once the tag matched: the
+    /// keystream.
+    Decrypt(&'a mut [u8]),
+}
+
+/// Where a call stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// The walk over the blocks: keystream (sealing) and tag terms.
+    Walk,
+    /// `P(T ⊕ L)`; opening adds the first keystream blocks to its step.
+    Tag,
+    /// Opening, once the tag matched: the rest of the keystream.
+    Keystream,
+    /// Finished: sealed, opened, or rejected.
+    Done,
+}
+
+/// A position in the walk: block `index`, before or after its message
+/// item (the associated data's item comes second).
+#[derive(Clone, Copy, Debug)]
+struct Cursor {
+    index: usize,
+    message_done: bool,
+}
+
+impl Cursor {
+    const START: Self = Self {
+        index: 0,
+        message_done: false,
+    };
+}
+
+/// What a call covers: its blocks and whether it has the associated data
+/// and the tag (a part of a long message split across cores has neither).
+#[derive(Clone, Copy)]
+struct Plan {
+    /// Keystream blocks: `⌈|M| / block⌉`.
+    keystream_blocks: usize,
+    /// Ciphertext tag terms: `1 + ⌊|C| / block⌋` for a message's end (the
+    /// padding), `|C| / block` for a part of whole blocks.
+    term_blocks: usize,
+    /// Padded blocks of `N ‖ A` (0 if the call has no associated data).
+    associated_data_blocks: usize,
+    /// Whether the call ends with the tag.
+    finalize: bool,
+}
+
+/// One message's walk (see the module doc); `W` bytes of mask window.
+pub(crate) struct Call<'a, P: Permutation, const W: usize> {
+    expanded_key: &'a P::Block,
+    /// `mask_0`: `L` for a whole message, a part's first mask otherwise.
+    first_mask: &'a P::Block,
+    nonce: P::Block,
+    associated_data: &'a [u8],
+    data: Data<'a>,
+    /// Whether the call seals (else it opens).
+    sealing: bool,
+    /// The tag to check when opening a whole message.
+    received: Option<&'a TagOf<P>>,
+    plan: Plan,
+    masks: MaskWindow<P, W>,
+    sum: TagSum<P>,
+    phase: Phase,
+    /// The next item to queue.
+    next: Cursor,
+    /// Sealing: ciphertext blocks written whose tag terms are not queued.
+    pending_start: usize,
+    pending_end: usize,
+    /// What the last [`Self::queue`] put on the run, for [`Self::take`].
+    flight_phase: Phase,
+    flight_terms: usize,
+    flight_tag: bool,
+    flight_from: Cursor,
+    /// The tag, once sealed.
+    tag: TagOf<P>,
+    /// Opening: `0xff` if the tag matched, else 0 ([`tag::accept_mask`]).
+    accept: u8,
+}
+
+impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
+    // Private: the constructors below name what each argument is for.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        expanded_key: &'a P::Block,
+        first_mask: &'a P::Block,
+        nonce: &[u8; NONCE_SIZE],
+        associated_data: &'a [u8],
+        data: Data<'a>,
+        sealing: bool,
+        received: Option<&'a TagOf<P>>,
+        plan: Plan,
+    ) -> Self {
+        let first_block = if plan.associated_data_blocks > 0 {
+            padded_block::<P>(nonce, associated_data, 0)
+        } else {
+            P::Block::default()
+        };
+        let mut call = Self {
+            expanded_key,
+            first_mask,
+            nonce: keystream::nonce_block::<P>(nonce),
+            associated_data,
+            data,
+            sealing,
+            received,
+            plan,
+            masks: MaskWindow::new(),
+            sum: TagSum::new(first_block),
+            phase: Phase::Walk,
+            next: Cursor::START,
+            pending_start: 0,
+            pending_end: 0,
+            flight_phase: Phase::Done,
+            flight_terms: 0,
+            flight_tag: false,
+            flight_from: Cursor::START,
+            tag: TagOf::<P>::default(),
+            accept: 0,
+        };
+        call.masks.restart(first_mask);
+        call.end_phase_if_finished();
+        call
+    }
+
+    /// Sealing a whole message: encrypts the buffer (input side to output
+    /// side) and computes the tag.
+    pub(crate) fn seal(
+        expanded_key: &'a P::Block,
+        nonce: &[u8; NONCE_SIZE],
+        associated_data: &'a [u8],
+        buffer: InOutBuf<'a, 'a, u8>,
+    ) -> Self {
+        let plan = Plan {
+            keystream_blocks: buffer.len().div_ceil(P::BLOCK_SIZE),
+            term_blocks: padded_blocks::<P>(buffer.len()),
+            associated_data_blocks: padded_blocks::<P>(
+                NONCE_SIZE.saturating_add(associated_data.len()),
+            ),
+            finalize: true,
+        };
+        let mut data = Data::Unwritten(buffer);
+        data.copy_in();
+        Self::new(
+            expanded_key,
+            expanded_key,
+            nonce,
+            associated_data,
+            data,
+            true,
+            None,
+            plan,
+        )
+    }
+
+    /// Opening a whole message: verifies `tag` over the input side and,
+    /// only if it matches, decrypts into the output side.
+    pub(crate) fn open(
+        expanded_key: &'a P::Block,
+        nonce: &[u8; NONCE_SIZE],
+        associated_data: &'a [u8],
+        buffer: InOutBuf<'a, 'a, u8>,
+        tag: &'a TagOf<P>,
+    ) -> Self {
+        let plan = Plan {
+            keystream_blocks: buffer.len().div_ceil(P::BLOCK_SIZE),
+            term_blocks: padded_blocks::<P>(buffer.len()),
+            associated_data_blocks: padded_blocks::<P>(
+                NONCE_SIZE.saturating_add(associated_data.len()),
+            ),
+            finalize: true,
+        };
+        Self::new(
+            expanded_key,
+            expanded_key,
+            nonce,
+            associated_data,
+            Data::Unwritten(buffer),
+            false,
+            Some(tag),
+            plan,
+        )
+    }
+
+    /// A part of a long message, for one core (feature `rayon`): the
+    /// blocks of `data`, which start at the mask `first_mask`, without the
+    /// associated data and the tag. `last`: whether `data` ends the message
+    /// (and so carries the padding); otherwise it is whole blocks.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn part(
+        first_mask: &'a P::Block,
+        nonce: &[u8; NONCE_SIZE],
+        data: Part<'a>,
+        last: bool,
+    ) -> Self {
+        let (len, sealing, decrypting) = match &data {
+            Part::Seal(data) => (data.len(), true, false),
+            Part::Verify(data) => (data.len(), false, false),
+            Part::Decrypt(data) => (data.len(), false, true),
+        };
+        let whole_blocks = len.checked_div(P::BLOCK_SIZE).unwrap_or_default();
+        debug_assert!(last || whole_blocks.saturating_mul(P::BLOCK_SIZE) == len);
+        let term_blocks = if last {
+            padded_blocks::<P>(len)
+        } else {
+            whole_blocks
+        };
+        let plan = Plan {
+            keystream_blocks: len.div_ceil(P::BLOCK_SIZE),
+            term_blocks: if decrypting { 0 } else { term_blocks },
+            associated_data_blocks: 0,
+            finalize: false,
+        };
+        let data = match data {
+            Part::Seal(data) | Part::Decrypt(data) => Data::InPlace(data),
+            Part::Verify(data) => Data::ReadOnly(data),
+        };
+        let mut call = Self::new(
+            first_mask,
+            first_mask,
+            nonce,
+            &[],
+            data,
+            sealing,
+            None,
+            plan,
+        );
+        if decrypting {
+            call.accept = 0xff;
+            call.phase = Phase::Keystream;
+            call.end_phase_if_finished();
+        }
+        call
+    }
+
+    /// The associated data and the tag of a message whose blocks are done
+    /// in [`Self::part`]s (feature `rayon`), whose sums go in with
+    /// [`Self::add_to_sum`]: sealing if `tag` is `None`, else checking it
+    /// (the caller decrypts the parts once [`Self::verdict`] is `Ok`).
+    #[cfg(feature = "rayon")]
+    pub(crate) fn associated_data_and_tag(
+        expanded_key: &'a P::Block,
+        nonce: &[u8; NONCE_SIZE],
+        associated_data: &'a [u8],
+        tag: Option<&'a TagOf<P>>,
+    ) -> Self {
+        let plan = Plan {
+            keystream_blocks: 0,
+            term_blocks: 0,
+            associated_data_blocks: padded_blocks::<P>(
+                NONCE_SIZE.saturating_add(associated_data.len()),
+            ),
+            finalize: true,
+        };
+        let data = Data::InPlace(&mut []);
+        Self::new(
+            expanded_key,
+            expanded_key,
+            nonce,
+            associated_data,
+            data,
+            tag.is_none(),
+            tag,
+            plan,
+        )
+    }
+
+    /// Adds a part's tag sum (feature `rayon`), before the call is driven.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn add_to_sum(&mut self, part: &[u8]) {
+        self.sum.add(part);
+    }
+
+    /// The tag sum of a finished part (feature `rayon`).
+    #[cfg(feature = "rayon")]
+    pub(crate) fn sum(&self) -> &[u8] {
+        self.sum.as_bytes()
+    }
+
+    /// Whether the call has finished (sealed, opened or rejected).
+    pub(crate) fn is_done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// The tag of a sealed message.
+    pub(crate) fn tag(&self) -> TagOf<P> {
+        debug_assert!(self.is_done() && self.sealing);
+        self.tag.clone()
+    }
+
+    /// Opening: `0xff` if the tag matched (and the plaintext was
+    /// written), 0 if not; [`tag::verdict`] makes it a `Result`.
+    pub(crate) fn accept_mask(&self) -> u8 {
+        debug_assert!(self.is_done() && !self.sealing);
+        self.accept
+    }
+
+    /// The first index past the walk.
+    fn walk_end(&self) -> usize {
+        self.plan.term_blocks.max(self.plan.associated_data_blocks)
+    }
+
+    /// Queues the next permutation inputs that are ready, as many as fit
+    /// on `run` and in the mask window.
+    pub(crate) fn queue<const N: usize>(&mut self, run: &mut Run<P, N>) {
+        self.flight_phase = self.phase;
+        self.flight_terms = 0;
+        self.flight_tag = false;
+        self.flight_from = self.next;
+        match self.phase {
+            Phase::Walk => self.queue_walk(run),
+            Phase::Tag => {
+                if run.room() > 0 {
+                    self.sum.queue_final(run, self.expanded_key);
+                    self.flight_tag = true;
+                    if !self.sealing {
+                        self.queue_keystream(run);
+                    }
+                }
+            }
+            Phase::Keystream => self.queue_keystream(run),
+            Phase::Done => {}
+        }
+    }
+
+    /// The walk's items: first the tag terms of ciphertext just written,
+    /// then the items of the next indices.
+    fn queue_walk<const N: usize>(&mut self, run: &mut Run<P, N>) {
+        let oldest = if self.pending_start < self.pending_end {
+            self.pending_start
+        } else {
+            self.next.index
+        };
+        let end = self
+            .walk_end()
+            .min(self.next.index.saturating_add(run.room()))
+            .min(MaskWindow::<P, W>::reach_from(oldest));
+        self.masks.prepare(oldest, end.max(self.pending_end));
+
+        let terms = self
+            .pending_end
+            .saturating_sub(self.pending_start)
+            .min(run.room());
+        for index in self.pending_start..self.pending_start.saturating_add(terms) {
+            self.queue_ciphertext_term(run, index);
+        }
+        self.pending_start = self.pending_start.saturating_add(terms);
+        self.flight_terms = terms;
+        self.flight_from = self.next;
+
+        while self.next.index < end && run.room() > 0 {
+            let index = self.next.index;
+            if self.next.message_done {
+                if index >= 1 && index < self.plan.associated_data_blocks {
+                    let nonce = self.nonce.as_ref().get(..NONCE_SIZE).unwrap_or_default();
+                    let block = padded_block::<P>(nonce, self.associated_data, index);
+                    self.sum
+                        .queue_term(run, &self.masks, block.as_ref(), index, false);
+                }
+                self.next = Cursor {
+                    index: index.saturating_add(1),
+                    message_done: false,
+                };
+            } else {
+                if self.sealing && index < self.plan.keystream_blocks {
+                    keystream::queue(run, &self.nonce, &self.masks, index);
+                } else if index < self.plan.term_blocks {
+                    // Opening, or sealing's last term that is padding only.
+                    self.queue_ciphertext_term(run, index);
+                }
+                self.next.message_done = true;
+            }
+        }
+    }
+
+    /// Queues ciphertext block `index`'s tag term (padded if it is the last).
+    fn queue_ciphertext_term<const N: usize>(&mut self, run: &mut Run<P, N>, index: usize) {
+        let start = index.saturating_mul(P::BLOCK_SIZE);
+        let ciphertext = self.data.read();
+        match ciphertext.get(start..start.saturating_add(P::BLOCK_SIZE)) {
+            Some(block) => self.sum.queue_term(run, &self.masks, block, index, true),
+            None => {
+                let block = padded_block::<P>(&[], ciphertext, index);
+                self.sum
+                    .queue_term(run, &self.masks, block.as_ref(), index, true);
+            }
+        }
+    }
+
+    /// Keystream blocks from the cursor on, as many as fit.
+    fn queue_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
+        self.flight_from = self.next;
+        let end = self
+            .plan
+            .keystream_blocks
+            .min(self.next.index.saturating_add(run.room()))
+            .min(MaskWindow::<P, W>::reach_from(self.next.index));
+        self.masks.prepare(self.next.index, end);
+        for index in self.next.index..end {
+            keystream::queue(run, &self.nonce, &self.masks, index);
+        }
+        self.next.index = end;
+    }
+
+    /// Takes back the results of what the last [`Self::queue`] put on the
+    /// run, in the same order.
+    pub(crate) fn take<const N: usize>(&mut self, run: &mut Run<P, N>) {
+        for _ in 0..self.flight_terms {
+            if let Some(result) = run.take() {
+                self.sum.add(result.as_ref());
+            }
+        }
+        if self.flight_tag {
+            self.take_tag(run);
+        }
+        match self.flight_phase {
+            Phase::Walk => self.take_walk(run),
+            Phase::Tag | Phase::Keystream => self.take_keystream(run),
+            Phase::Done => {}
+        }
+        self.flight_terms = 0;
+        self.flight_tag = false;
+        self.flight_phase = Phase::Done;
+        self.end_phase_if_finished();
+    }
+
+    /// The results of the walk's items from `flight_from` to the cursor.
+    fn take_walk<const N: usize>(&mut self, run: &mut Run<P, N>) {
+        let sealing = self.sealing;
+        let mut at = self.flight_from;
+        while at.index < self.next.index
+            || (at.index == self.next.index && !at.message_done && self.next.message_done)
+        {
+            let index = at.index;
+            if at.message_done {
+                if index >= 1 && index < self.plan.associated_data_blocks {
+                    if let Some(result) = run.take() {
+                        self.sum.add(result.as_ref());
+                    }
+                }
+                at = Cursor {
+                    index: index.saturating_add(1),
+                    message_done: false,
+                };
+            } else {
+                if sealing && index < self.plan.keystream_blocks {
+                    let start = index.saturating_mul(P::BLOCK_SIZE);
+                    let data = self.data.write();
+                    let end = start.saturating_add(P::BLOCK_SIZE).min(data.len());
+                    if let (Some(result), Some(block)) = (run.take(), data.get_mut(start..end)) {
+                        keystream::apply(block, result, &self.masks, index);
+                    }
+                    // Its tag term goes into the next step.
+                    self.pending_end = index.saturating_add(1);
+                } else if index < self.plan.term_blocks {
+                    if let Some(result) = run.take() {
+                        self.sum.add(result.as_ref());
+                    }
+                }
+                at.message_done = true;
+            }
+        }
+    }
+
+    /// The tag's result: sealing keeps it; opening compares it.
+    fn take_tag<const N: usize>(&mut self, run: &mut Run<P, N>) {
+        let Some(result) = run.take() else { return };
+        let mut expected = tag::tag_from::<P>(result, self.expanded_key);
+        match self.received {
+            None => {
+                self.tag = expected;
+                self.phase = Phase::Done;
+            }
+            Some(received) => {
+                // The keystream goes on either way; only what it writes
+                // depends on the verdict.
+                self.accept = tag::accept_mask::<P>(&mut expected, received);
+                self.phase = Phase::Keystream;
+            }
+        }
+    }
+
+    /// Opening's keystream results from `flight_from` to the cursor:
+    /// each block's plaintext is written if the tag matched, and the
+    /// output's own bytes again if not (so it is left as it was), without
+    /// a branch on the verdict.
+    fn take_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
+        for index in self.flight_from.index..self.next.index {
+            let start = index.saturating_mul(P::BLOCK_SIZE);
+            let mut plaintext = P::Block::default();
+            let input = self.data.read();
+            let end = start.saturating_add(P::BLOCK_SIZE).min(input.len());
+            let len = end.saturating_sub(start);
+            let candidate = plaintext.as_mut().get_mut(..len).unwrap_or_default();
+            if let (Some(result), Some(block)) = (run.take(), input.get(start..end)) {
+                candidate.copy_from_slice(block);
+                keystream::apply(candidate, result, &self.masks, index);
+            }
+            if let Some(output) = self.data.output().get_mut(start..end) {
+                for (out, new) in output.iter_mut().zip(candidate.iter()) {
+                    *out ^= (*out ^ new) & self.accept;
+                }
+            }
+            plaintext.zeroize();
+        }
+    }
+
+    /// Moves to the next phase once nothing is left of this one.
+    fn end_phase_if_finished(&mut self) {
+        match self.phase {
+            Phase::Walk => {
+                if self.next.index >= self.walk_end() && self.pending_start == self.pending_end {
+                    self.phase = if self.plan.finalize {
+                        Phase::Tag
+                    } else {
+                        Phase::Done
+                    };
+                    if !self.sealing {
+                        // Opening's keystream starts over at mask_0.
+                        self.masks.restart(self.first_mask);
+                        self.next = Cursor::START;
+                    }
+                }
+            }
+            Phase::Keystream => {
+                if self.next.index >= self.plan.keystream_blocks {
+                    self.phase = Phase::Done;
+                }
+            }
+            Phase::Tag | Phase::Done => {}
+        }
+    }
+}

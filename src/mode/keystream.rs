@@ -1,0 +1,75 @@
+//! The keystream: block `j` is `P(N‖0 ⊕ δ_j) ⊕ δ_j` with
+//! `δ_j = mask_j ⊕ mask_{j+1}`, XORed into the message.
+
+use super::NONCE_SIZE;
+use super::masks::MaskWindow;
+use super::run::Run;
+use super::xor::xor_words;
+use crate::permutation::Permutation;
+use aead::inout::InOutBuf;
+
+/// `N ‖ 0…0`: the nonce as a whole block, so that the keystream reads
+/// whole words.
+pub(super) fn nonce_block<P: Permutation>(nonce: &[u8; NONCE_SIZE]) -> P::Block {
+    let mut block = P::Block::default();
+    for (to, from) in block.as_mut().iter_mut().zip(nonce) {
+        *to = *from;
+    }
+    block
+}
+
+/// Queues `P(N‖0 ⊕ mask_j ⊕ mask_{j+1})`, keystream block `index`.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
+    run: &mut Run<P, N>,
+    nonce: &P::Block,
+    masks: &MaskWindow<P, W>,
+    index: usize,
+) {
+    run.push(
+        nonce.as_ref(),
+        masks.mask(index),
+        masks.mask(index.saturating_add(1)),
+    );
+}
+
+/// `block ^= P(…) ⊕ mask_j ⊕ mask_{j+1}`, keystream block `index` applied
+/// (the last block of a message is shorter: the rest is cut off).
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn apply<P: Permutation, const W: usize>(
+    block: &mut [u8],
+    permuted: &P::Block,
+    masks: &MaskWindow<P, W>,
+    index: usize,
+) {
+    xor_words(
+        block,
+        true,
+        [
+            permuted.as_ref(),
+            masks.mask(index),
+            masks.mask(index.saturating_add(1)),
+        ],
+    );
+}
+
+/// The output side of `buffer`, holding the bytes of its input side: what
+/// `InOutBuf::into_out_with_copied_in` gives, without its `memmove`, which
+/// firmware would link (1.5 KB) only for this. In place (one slice for both
+/// sides, the usual case) nothing is copied.
+pub(super) fn copied_in<'out>(mut buffer: InOutBuf<'_, 'out, u8>) -> &'out mut [u8] {
+    /// XORing zeros from the input side into the output side copies it.
+    const ZEROS: [u8; 64] = [0; 64];
+    let input = buffer.get_in().as_ptr();
+    let output = buffer.get_out().as_ptr();
+    if input != output {
+        let mut rest = buffer.reborrow();
+        while !rest.is_empty() {
+            let take = rest.len().min(ZEROS.len());
+            let (mut part, tail) = rest.split_at(take);
+            part.xor_in2out(ZEROS.get(..take).unwrap_or_default());
+            rest = tail;
+        }
+    }
+    buffer.into_out()
+}

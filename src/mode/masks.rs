@@ -1,0 +1,197 @@
+//! The masks `mask_i = φ^i(L)`, as a window on one byte stream.
+//!
+//! φ shifts a mask one byte towards the front and appends one byte, so
+//! consecutive masks are overlapping windows of one stream: `mask_i` is the
+//! stream's bytes `i .. i + BLOCK_SIZE`, and a step is one new byte. A call
+//! keeps the part of the stream that its blocks in flight need, from the
+//! oldest block whose tag term is not yet queued to a run ahead, and
+//! slides it forward as it goes: each byte is produced once per call.
+
+use crate::permutation::Permutation;
+use core::marker::PhantomData;
+use zeroize::Zeroize;
+
+/// How far past a mask's index a call reads: `mask_i`, `mask_{i+1}` and
+/// `mask_{i+2}` (the keystream and the ciphertext's tag terms), so mask
+/// index `i` needs the stream up to byte `i + BLOCK_SIZE + LOOKAHEAD`.
+pub(super) const LOOKAHEAD: usize = 2;
+
+/// Part of the mask stream: bytes `base .. base + filled` of it, in a
+/// window of `W` bytes.
+pub(super) struct MaskWindow<P: Permutation, const W: usize> {
+    bytes: [u8; W],
+    /// Index of the stream byte at `bytes[0]`.
+    base: usize,
+    /// How many bytes from `base` on exist.
+    filled: usize,
+    /// How many bytes ever held masks, for [`Drop`].
+    used: usize,
+    permutation: PhantomData<P>,
+}
+
+impl<P: Permutation, const W: usize> MaskWindow<P, W> {
+    /// An empty window: [`Self::restart`] starts it.
+    pub(super) fn new() -> Self {
+        const {
+            assert!(
+                W > P::BLOCK_SIZE + LOOKAHEAD + 1,
+                "room for a mask, its lookahead and a step"
+            );
+        }
+        Self {
+            bytes: [0; W],
+            base: 0,
+            filled: 0,
+            used: 0,
+            permutation: PhantomData,
+        }
+    }
+
+    /// Starts the stream over at `mask_0 = first_mask` (`L` for a whole
+    /// message).
+    pub(super) fn restart(&mut self, first_mask: &P::Block) {
+        if let Some(head) = self.bytes.get_mut(..P::BLOCK_SIZE) {
+            head.copy_from_slice(first_mask.as_ref());
+        }
+        self.base = 0;
+        self.filled = P::BLOCK_SIZE;
+        self.used = self.used.max(P::BLOCK_SIZE);
+    }
+
+    /// The first index past the masks this window can hold (with their
+    /// [`LOOKAHEAD`]) once it starts at `oldest`.
+    pub(super) fn reach_from(oldest: usize) -> usize {
+        oldest
+            .saturating_add(W)
+            .saturating_sub(P::BLOCK_SIZE.saturating_add(LOOKAHEAD))
+            .saturating_add(1)
+    }
+
+    /// Makes `mask_i` (and its [`LOOKAHEAD`]) readable for every `i` in
+    /// `oldest .. end`: moves the window forward to `oldest` first if
+    /// `end` lies beyond its reach (`oldest` must not be behind the
+    /// window's start, and `end` at most [`Self::reach_from`]`(oldest)`).
+    pub(super) fn prepare(&mut self, oldest: usize, end: usize) {
+        debug_assert!(oldest >= self.base, "the window only moves forward");
+        debug_assert!(end <= Self::reach_from(oldest), "beyond the window");
+        if end > Self::reach_from(self.base) {
+            self.slide_to(oldest);
+        }
+        // The stream up to mask `end − 1` and its lookahead.
+        let wanted = end
+            .saturating_sub(self.base)
+            .saturating_add(P::BLOCK_SIZE.saturating_add(LOOKAHEAD - 1))
+            .min(W);
+        for position in self.filled..wanted {
+            let mask = self
+                .bytes
+                .get(position.saturating_sub(P::BLOCK_SIZE)..position)
+                .unwrap_or_default();
+            let byte = P::mask_feedback(mask);
+            if let Some(slot) = self.bytes.get_mut(position) {
+                *slot = byte;
+            }
+        }
+        self.filled = self.filled.max(wanted);
+        self.used = self.used.max(self.filled);
+    }
+
+    /// Moves the bytes from stream index `oldest` on to the front.
+    fn slide_to(&mut self, oldest: usize) {
+        let shift = oldest.saturating_sub(self.base);
+        self.bytes
+            .copy_within(shift.min(self.filled)..self.filled, 0);
+        self.filled = self.filled.saturating_sub(shift);
+        self.base = oldest;
+    }
+
+    /// `mask_index`, which [`Self::prepare`] made readable.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn mask(&self, index: usize) -> &[u8] {
+        let start = index.wrapping_sub(self.base);
+        let mask = self.bytes.get(start..start.wrapping_add(P::BLOCK_SIZE));
+        debug_assert!(
+            mask.is_some() && start.wrapping_add(P::BLOCK_SIZE) <= self.filled,
+            "mask {index} was prepared"
+        );
+        mask.unwrap_or_default()
+    }
+
+    /// Clears every byte that ever held a mask.
+    pub(super) fn wipe(&mut self) {
+        for byte in self.bytes.iter_mut().take(self.used) {
+            byte.zeroize();
+        }
+    }
+}
+
+impl<P: Permutation, const W: usize> Drop for MaskWindow<P, W> {
+    fn drop(&mut self) {
+        self.wipe();
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation
+)]
+mod tests {
+    use super::*;
+
+    /// The window gives the masks of stepping φ, for oldest indices that
+    /// trail by varying amounts, also across the points where it slides.
+    #[test]
+    fn masks_step_like_phi() {
+        fn check<P: Permutation, const W: usize>() {
+            let mut first = P::Block::default();
+            for (i, byte) in first.as_mut().iter_mut().enumerate() {
+                *byte = (i as u8).wrapping_mul(29) ^ 0x5a;
+            }
+            let mut expected = vec![first];
+            for _ in 0..4 * W {
+                let next = P::next_mask(&expected[expected.len() - 1]);
+                expected.push(next);
+            }
+            let mut window = MaskWindow::<P, W>::new();
+            window.restart(&first);
+            let (mut oldest, mut end) = (0, 0);
+            let mut step = 0usize;
+            while end + 3 * W / 2 < 4 * W {
+                // Trail by 0..7 indices, and ask for 1..the whole reach.
+                step += 1;
+                oldest = end.saturating_sub(step % 8).max(oldest);
+                let reach = MaskWindow::<P, W>::reach_from(oldest);
+                end = (end + 1 + step * 7 % (reach - end)).min(reach);
+                window.prepare(oldest, end);
+                for i in oldest..end {
+                    for ahead in 0..=LOOKAHEAD {
+                        assert_eq!(
+                            window.mask(i + ahead),
+                            expected[i + ahead].as_ref(),
+                            "{} mask {i}+{ahead}",
+                            P::INSTANCE
+                        );
+                    }
+                }
+            }
+        }
+        check::<crate::Spongent160, 56>();
+        check::<crate::Spongent176, 64>();
+        check::<crate::Keccak200, 56>();
+        check::<crate::Keccak200, 539>();
+    }
+
+    /// Wiping clears the whole window, also bytes left behind by a slide.
+    #[test]
+    fn wipe_clears_every_mask_byte() {
+        let mut window = MaskWindow::<crate::Spongent160, 64>::new();
+        window.restart(&[0xa5; 20]);
+        window.prepare(0, 40);
+        window.prepare(30, 70);
+        assert!(window.bytes.iter().any(|&b| b != 0));
+        window.wipe();
+        assert!(window.bytes.iter().all(|&b| b == 0));
+    }
+}

@@ -1,0 +1,91 @@
+//! A run of masked permutation inputs `x ⊕ masks`, collected so that the
+//! permutation sees them all in one batched call.
+
+use super::xor::xor_words;
+use crate::permutation::Permutation;
+use zeroize::Zeroize;
+
+/// Up to `N` permutation states: queued, evaluated in one batch, then
+/// taken back in queue order.
+///
+/// Elephant removes each mask again after the call (`P(x ⊕ mask) ⊕ mask`);
+/// the callers do that themselves, with the mask at hand, so that the run
+/// keeps no copy of it. One run may be shared by many calls (the
+/// multi-message API): each takes back exactly what it queued, in order.
+pub(crate) struct Run<P: Permutation, const N: usize> {
+    /// `x ⊕ masks` until [`Self::evaluate`], then `P(x ⊕ masks)`.
+    states: [P::Block; N],
+    /// How many states are queued.
+    queued: usize,
+    /// How many results were taken back since the last evaluation.
+    taken: usize,
+    /// How many slots ever held secrets, for [`Drop`].
+    used: usize,
+}
+
+impl<P: Permutation, const N: usize> Run<P, N> {
+    /// An empty run.
+    pub(crate) fn new() -> Self {
+        Self {
+            states: [P::Block::default(); N],
+            queued: 0,
+            taken: 0,
+            used: 0,
+        }
+    }
+
+    /// How many more states fit before the run must be evaluated.
+    pub(super) fn room(&self) -> usize {
+        N.saturating_sub(self.queued)
+    }
+
+    /// Queues `P(input ⊕ mask_a ⊕ mask_b)`; a shorter input or mask is
+    /// zero-padded (pass an empty `mask_b` for a single mask). Only called
+    /// with [`Self::room`] left.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn push(&mut self, input: &[u8], mask_a: &[u8], mask_b: &[u8]) {
+        let slot = self.states.get_mut(self.queued);
+        debug_assert!(slot.is_some(), "queued only with room left");
+        if let Some(state) = slot {
+            xor_words(state.as_mut(), false, [input, mask_a, mask_b]);
+            // Cannot overflow: `queued` < N here.
+            self.queued = self.queued.saturating_add(1);
+            self.used = self.used.max(self.queued);
+        }
+    }
+
+    /// Permutes every queued state in one batch; [`Self::take`] then gives
+    /// the results in queue order.
+    pub(crate) fn evaluate(&mut self) {
+        let states = self.states.get_mut(..self.queued).unwrap_or_default();
+        P::permute_batch(states);
+        self.taken = 0;
+    }
+
+    /// The next result of the last evaluation (`None` only if more is
+    /// taken than was queued, which the callers never do).
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn take(&mut self) -> Option<&P::Block> {
+        debug_assert!(self.taken < self.queued, "only what was queued is taken");
+        let result = self.states.get(self.taken);
+        self.taken = self.taken.saturating_add(1);
+        result
+    }
+
+    /// Empties the run once every result was taken.
+    pub(crate) fn clear(&mut self) {
+        debug_assert_eq!(self.taken, self.queued, "every result was taken");
+        self.queued = 0;
+        self.taken = 0;
+    }
+}
+
+impl<P: Permutation, const N: usize> Drop for Run<P, N> {
+    fn drop(&mut self) {
+        // Only the used prefix held secrets; clearing it keeps short calls
+        // cheap.
+        for state in self.states.iter_mut().take(self.used) {
+            state.zeroize();
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! XOR of byte slices a machine word at a time: the mode's only data
+//! operation besides the permutation, done a few times per block.
+
+/// Bytes in a machine word, the unit of [`xor_words`].
+const WORD: usize = size_of::<usize>();
+
+/// The [`WORD`] bytes of `source` from `offset` on as one word, zero-padded
+/// past the end of `source`.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+fn word_at(source: &[u8], offset: usize) -> usize {
+    match source
+        .get(offset..offset.wrapping_add(WORD))
+        .and_then(|bytes| <[u8; WORD]>::try_from(bytes).ok())
+    {
+        Some(bytes) => usize::from_ne_bytes(bytes),
+        None => partial_word_at(source, offset),
+    }
+}
+
+/// [`word_at`] where fewer than [`WORD`] bytes are left.
+#[cold]
+fn partial_word_at(source: &[u8], offset: usize) -> usize {
+    let mut bytes = [0; WORD];
+    let rest = source.get(offset..).unwrap_or_default();
+    for (to, from) in bytes.iter_mut().zip(rest) {
+        *to = *from;
+    }
+    usize::from_ne_bytes(bytes)
+}
+
+/// `dst = dst ⊕ sources…` (with `keep`) or `dst = sources…` (without), over
+/// the length of `dst`; a shorter source reads as zeros past its end.
+///
+/// On 64-bit targets a word at a time, inlined so that each call site sees
+/// fixed block lengths: the mode does this a few times per block, and byte
+/// loops (or copies that later loads straddle) cost more than the batched
+/// permutations there. Firmware takes the smaller loop of [`xor_by_u32s`].
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn xor_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
+    if cfg!(target_pointer_width = "64") {
+        xor_by_words(dst, keep, sources);
+    } else {
+        xor_sources_by_u32s(dst, keep, sources);
+    }
+}
+
+/// [`xor_words`] on firmware: one source after the other, each through
+/// [`xor_by_u32s`].
+fn xor_sources_by_u32s<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
+    if !keep {
+        dst.fill(0);
+    }
+    for source in sources {
+        xor_by_u32s(dst, source);
+    }
+}
+
+/// `dst ^= src` over the shorter of the two, four bytes at a time and the
+/// rest a byte at a time. On a Cortex-M4 a word takes 10 instructions
+/// where the byte loop took 6 a byte: this took 7 % off a
+/// 128-byte Delirium encryption and 3 % off Dumbo's, for 184 B of code.
+/// Inlined: as a function of its own, its frame added 8 B to Dumbo's peak
+/// stack.
+#[inline(always)]
+fn xor_by_u32s(mut dst: &mut [u8], mut src: &[u8]) {
+    while dst.len() >= 4 && src.len() >= 4 {
+        let (Some((d, dst_rest)), Some((s, src_rest))) = (
+            core::mem::take(&mut dst).split_first_chunk_mut::<4>(),
+            src.split_first_chunk::<4>(),
+        ) else {
+            debug_assert!(false, "both have four bytes");
+            return;
+        };
+        *d = (u32::from_ne_bytes(*d) ^ u32::from_ne_bytes(*s)).to_ne_bytes();
+        (dst, src) = (dst_rest, src_rest);
+    }
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d ^= s;
+    }
+}
+
+/// [`xor_words`] a [`WORD`] at a time.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
+    let mut offset = 0usize;
+    let mut words = dst.chunks_exact_mut(WORD);
+    for dst_word in &mut words {
+        let mut x = if keep { word_at(dst_word, 0) } else { 0 };
+        for source in sources {
+            x ^= word_at(source, offset);
+        }
+        dst_word.copy_from_slice(&x.to_ne_bytes());
+        offset = offset.saturating_add(WORD);
+    }
+    for dst_byte in words.into_remainder() {
+        let mut x = if keep { *dst_byte } else { 0 };
+        for source in sources {
+            x ^= source.get(offset).copied().unwrap_or_default();
+        }
+        *dst_byte = x;
+        offset = offset.saturating_add(1);
+    }
+}
+
+/// `dst ^= src`, over the length of `dst`.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn xor_into(dst: &mut [u8], src: &[u8]) {
+    xor_words(dst, true, [src]);
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation
+)]
+mod tests {
+    use super::*;
+
+    /// Both XOR forms against a plain one, for every length around the
+    /// block sizes, with and without the destination, and with short sources.
+    #[test]
+    fn xor_words_matches_bytewise_xor() {
+        let a: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(7) ^ 0x31).collect();
+        let b: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(13) ^ 0xc4).collect();
+        for len in 0..=33 {
+            for short in [0, 3, 8, 17, 40] {
+                let c = &b[..short];
+                let start: Vec<u8> = (0..len as u8).map(|i| i ^ 0x77).collect();
+                let at = |s: &[u8], i: usize| s.get(i).copied().unwrap_or(0);
+                type Xor = fn(&mut [u8], bool, [&[u8]; 2]);
+                let forms: [(&str, Xor); 2] =
+                    [("words", xor_by_words), ("u32s", xor_sources_by_u32s)];
+                for (name, xor) in forms {
+                    let mut kept = start.clone();
+                    xor(&mut kept, true, [&a, c]);
+                    let mut fresh = start.clone();
+                    xor(&mut fresh, false, [&a, c]);
+                    let what = format!("{name}: len {len} short {short}");
+                    for i in 0..len {
+                        assert_eq!(kept[i], start[i] ^ a[i] ^ at(c, i), "{what}");
+                        assert_eq!(fresh[i], a[i] ^ at(c, i), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
