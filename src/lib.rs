@@ -38,6 +38,7 @@
 
 pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
 
+pub mod batch;
 pub mod permutation;
 
 mod mode;

@@ -7,6 +7,7 @@
 //! single-message call drives one core on a run of its own; the
 //! multi-message API (`crate::batch`) drives many on one shared run.
 
+pub(crate) mod batch;
 mod call;
 mod keystream;
 mod limits;
@@ -164,6 +165,11 @@ fn open_with<P: Permutation, const N: usize, const W: usize>(
     tag: &TagOf<P>,
 ) -> Result<()> {
     let mut call = Call::<P, W>::open(expanded_key, nonce, associated_data, buffer, tag);
+    // Only the wide batches of 64-bit targets gain from it; firmware keeps
+    // the smaller code.
+    if cfg!(target_pointer_width = "64") {
+        call.hold_keystream_if_one_step(N);
+    }
     drive::<P, N, W>(&mut call);
     tag::verdict(call.accept_mask())
 }

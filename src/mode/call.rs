@@ -27,10 +27,10 @@ use super::keystream::{self, copied_in};
 use super::masks::MaskWindow;
 use super::run::Run;
 use super::tag::{self, TagSum, padded_block, padded_blocks};
+use super::xor::xor_into;
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
-use zeroize::Zeroize;
 
 /// The call's buffer: the input side until the call may write, then the
 /// output side holding a copy of it (one slice when in place).
@@ -42,7 +42,16 @@ enum Data<'a> {
     ReadOnly(&'a [u8]),
 }
 
-impl Data<'_> {
+impl<'a> Data<'a> {
+    /// The buffer as one slice if its sides are one (the usual case).
+    fn in_place_or_not(mut buffer: InOutBuf<'a, 'a, u8>) -> Self {
+        if buffer.get_in().as_ptr() == buffer.get_out().as_ptr() {
+            Data::InPlace(copied_in(buffer))
+        } else {
+            Data::Unwritten(buffer)
+        }
+    }
+
     /// The message as it stands (plaintext, or ciphertext where written).
     fn read(&self) -> &[u8] {
         match self {
@@ -50,19 +59,6 @@ impl Data<'_> {
             Data::InPlace(data) => data,
             #[cfg(feature = "rayon")]
             Data::ReadOnly(data) => data,
-        }
-    }
-
-    /// The output side, whatever it holds.
-    fn output(&mut self) -> &mut [u8] {
-        match self {
-            Data::Unwritten(buffer) => buffer.get_out(),
-            Data::InPlace(data) => data,
-            #[cfg(feature = "rayon")]
-            Data::ReadOnly(_) => {
-                debug_assert!(false, "a read-only part is not written");
-                &mut []
-            }
         }
     }
 
@@ -74,6 +70,36 @@ impl Data<'_> {
                 debug_assert!(false, "written only after the copy");
                 &mut []
             }
+        }
+    }
+
+    /// `output = input ⊕ keystream` over the block from `start` on, where
+    /// `keystream` is already ANDed with `accept`: the plaintext if
+    /// `accept` is `0xff`, the output as it was if it is 0.
+    fn xor_block(&mut self, start: usize, keystream: &[u8], accept: u8) {
+        match self {
+            Data::InPlace(data) => {
+                let end = start.saturating_add(keystream.len()).min(data.len());
+                if let Some(block) = data.get_mut(start..end) {
+                    xor_into(block, keystream);
+                }
+            }
+            Data::Unwritten(buffer) => {
+                // Separate input and output: the output is rewritten with
+                // its own bytes unless the tag matched.
+                for (offset, key) in keystream.iter().enumerate() {
+                    let position = start.saturating_add(offset);
+                    if position >= buffer.len() {
+                        break;
+                    }
+                    let mut byte = buffer.get(position);
+                    let new = *byte.get_in() ^ key;
+                    let out = byte.get_out();
+                    *out ^= (*out ^ new) & accept;
+                }
+            }
+            #[cfg(feature = "rayon")]
+            Data::ReadOnly(_) => debug_assert!(false, "a read-only part is not written"),
         }
     }
 
@@ -140,6 +166,9 @@ struct Plan {
     associated_data_blocks: usize,
     /// Whether the call ends with the tag.
     finalize: bool,
+    /// Opening in one step: the keystream goes along with the tag terms,
+    /// and its results are held on the run until the verdict.
+    hold_keystream: bool,
 }
 
 /// One message's walk (see the module doc); `W` bytes of mask window.
@@ -234,6 +263,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 NONCE_SIZE.saturating_add(associated_data.len()),
             ),
             finalize: true,
+            hold_keystream: false,
         };
         let mut data = Data::Unwritten(buffer);
         data.copy_in();
@@ -265,13 +295,14 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 NONCE_SIZE.saturating_add(associated_data.len()),
             ),
             finalize: true,
+            hold_keystream: false,
         };
         Self::new(
             expanded_key,
             expanded_key,
             nonce,
             associated_data,
-            Data::Unwritten(buffer),
+            Data::in_place_or_not(buffer),
             false,
             Some(tag),
             plan,
@@ -306,6 +337,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             term_blocks: if decrypting { 0 } else { term_blocks },
             associated_data_blocks: 0,
             finalize: false,
+            hold_keystream: false,
         };
         let data = match data {
             Part::Seal(data) | Part::Decrypt(data) => Data::InPlace(data),
@@ -347,6 +379,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 NONCE_SIZE.saturating_add(associated_data.len()),
             ),
             finalize: true,
+            hold_keystream: false,
         };
         let data = Data::InPlace(&mut []);
         Self::new(
@@ -371,6 +404,22 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     #[cfg(feature = "rayon")]
     pub(crate) fn sum(&self) -> &[u8] {
         self.sum.as_bytes()
+    }
+
+    /// For opening on a run of its own with room for `run_blocks`: if the
+    /// whole walk and the keystream fit in one step, computes the
+    /// keystream in that step and holds it on the run until the verdict
+    /// (one batch less, which matters for the wide SIMD batches).
+    pub(crate) fn hold_keystream_if_one_step(&mut self, run_blocks: usize) {
+        let items = self
+            .plan
+            .term_blocks
+            .saturating_add(self.plan.associated_data_blocks)
+            .saturating_add(self.plan.keystream_blocks);
+        self.plan.hold_keystream = !self.sealing
+            && self.phase == Phase::Walk
+            && items <= run_blocks
+            && self.walk_end() <= MaskWindow::<P, W>::reach_from(0);
     }
 
     /// Whether the call has finished (sealed, opened or rejected).
@@ -409,7 +458,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 if run.room() > 0 {
                     self.sum.queue_final(run, self.expanded_key);
                     self.flight_tag = true;
-                    if !self.sealing {
+                    if !self.sealing && !self.plan.hold_keystream {
                         self.queue_keystream(run);
                     }
                 }
@@ -463,6 +512,9 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 } else if index < self.plan.term_blocks {
                     // Opening, or sealing's last term that is padding only.
                     self.queue_ciphertext_term(run, index);
+                    if self.plan.hold_keystream && index < self.plan.keystream_blocks {
+                        keystream::queue(run, &self.nonce, &self.masks, index);
+                    }
                 }
                 self.next.message_done = true;
             }
@@ -552,6 +604,10 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                     if let Some(result) = run.take() {
                         self.sum.add(result.as_ref());
                     }
+                    if self.plan.hold_keystream && index < self.plan.keystream_blocks {
+                        run.take();
+                        run.hold_taken();
+                    }
                 }
                 at.message_done = true;
             }
@@ -572,8 +628,28 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 // depends on the verdict.
                 self.accept = tag::accept_mask::<P>(&mut expected, received);
                 self.phase = Phase::Keystream;
+                if self.plan.hold_keystream {
+                    self.apply_held_keystream(run);
+                }
             }
         }
+    }
+
+    /// Opening in one step: the keystream held on the run since the walk.
+    fn apply_held_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
+        let blocks = self.plan.keystream_blocks;
+        self.masks.prepare(0, blocks);
+        for index in 0..blocks {
+            if let Some(keystream) = run.held_mut(index) {
+                keystream::finish_masked(keystream, &self.masks, index, self.accept);
+                let start = index.saturating_mul(P::BLOCK_SIZE);
+                self.data.xor_block(start, keystream.as_ref(), self.accept);
+            }
+        }
+        run.release_held();
+        self.next.index = blocks;
+        // Nothing of the keystream is in flight.
+        self.flight_from = self.next;
     }
 
     /// Opening's keystream results from `flight_from` to the cursor:
@@ -582,22 +658,12 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// a branch on the verdict.
     fn take_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
         for index in self.flight_from.index..self.next.index {
+            let Some(keystream) = run.take_mut() else {
+                continue;
+            };
+            keystream::finish_masked(keystream, &self.masks, index, self.accept);
             let start = index.saturating_mul(P::BLOCK_SIZE);
-            let mut plaintext = P::Block::default();
-            let input = self.data.read();
-            let end = start.saturating_add(P::BLOCK_SIZE).min(input.len());
-            let len = end.saturating_sub(start);
-            let candidate = plaintext.as_mut().get_mut(..len).unwrap_or_default();
-            if let (Some(result), Some(block)) = (run.take(), input.get(start..end)) {
-                candidate.copy_from_slice(block);
-                keystream::apply(candidate, result, &self.masks, index);
-            }
-            if let Some(output) = self.data.output().get_mut(start..end) {
-                for (out, new) in output.iter_mut().zip(candidate.iter()) {
-                    *out ^= (*out ^ new) & self.accept;
-                }
-            }
-            plaintext.zeroize();
+            self.data.xor_block(start, keystream.as_ref(), self.accept);
         }
     }
 

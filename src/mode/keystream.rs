@@ -53,6 +53,26 @@ pub(super) fn apply<P: Permutation, const W: usize>(
     );
 }
 
+/// Turns `permuted`, keystream block `index`'s permutation result, into
+/// the keystream block `P(…) ⊕ mask_j ⊕ mask_{j+1}` ANDed with `accept`
+/// (opening's verdict mask: `0xff` or 0).
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn finish_masked<P: Permutation, const W: usize>(
+    permuted: &mut P::Block,
+    masks: &MaskWindow<P, W>,
+    index: usize,
+    accept: u8,
+) {
+    xor_words(
+        permuted.as_mut(),
+        true,
+        [masks.mask(index), masks.mask(index.saturating_add(1))],
+    );
+    for byte in permuted.as_mut() {
+        *byte &= accept;
+    }
+}
+
 /// The output side of `buffer`, holding the bytes of its input side: what
 /// `InOutBuf::into_out_with_copied_in` gives, without its `memmove`, which
 /// firmware would link (1.5 KB) only for this. In place (one slice for both

@@ -19,6 +19,8 @@ pub(crate) struct Run<P: Permutation, const N: usize> {
     queued: usize,
     /// How many results were taken back since the last evaluation.
     taken: usize,
+    /// Results kept at the front across steps ([`Self::hold_taken`]).
+    held: usize,
     /// How many slots ever held secrets, for [`Drop`].
     used: usize,
 }
@@ -30,6 +32,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
             states: [P::Block::default(); N],
             queued: 0,
             taken: 0,
+            held: 0,
             used: 0,
         }
     }
@@ -57,9 +60,9 @@ impl<P: Permutation, const N: usize> Run<P, N> {
     /// Permutes every queued state in one batch; [`Self::take`] then gives
     /// the results in queue order.
     pub(crate) fn evaluate(&mut self) {
-        let states = self.states.get_mut(..self.queued).unwrap_or_default();
-        P::permute_batch(states);
-        self.taken = 0;
+        let states = self.states.get_mut(self.held..self.queued);
+        P::permute_batch(states.unwrap_or_default());
+        self.taken = self.held;
     }
 
     /// The next result of the last evaluation (`None` only if more is
@@ -72,11 +75,45 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         result
     }
 
-    /// Empties the run once every result was taken.
+    /// [`Self::take`], for a caller that uses the state as its scratch
+    /// space (it is wiped with the run).
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn take_mut(&mut self) -> Option<&mut P::Block> {
+        debug_assert!(self.taken < self.queued, "only what was queued is taken");
+        let result = self.states.get_mut(self.taken);
+        self.taken = self.taken.saturating_add(1);
+        result
+    }
+
+    /// Keeps the result just taken for a later step: it moves to the
+    /// front, after those held before, and stays out of the evaluations
+    /// until [`Self::release_held`]. (One call on a run of its own only:
+    /// with several, their held results would interleave.)
+    pub(super) fn hold_taken(&mut self) {
+        let from = self.taken.saturating_sub(1);
+        debug_assert!(self.held <= from && from < self.queued);
+        if from != self.held {
+            self.states.swap(from, self.held);
+        }
+        self.held = self.held.saturating_add(1);
+    }
+
+    /// Held result `index` (in the order they were held).
+    pub(super) fn held_mut(&mut self, index: usize) -> Option<&mut P::Block> {
+        debug_assert!(index < self.held);
+        self.states.get_mut(index)
+    }
+
+    /// Ends holding: the held results go with the next [`Self::clear`].
+    pub(super) fn release_held(&mut self) {
+        self.held = 0;
+    }
+
+    /// Empties the run (but for held results) once every result was taken.
     pub(crate) fn clear(&mut self) {
         debug_assert_eq!(self.taken, self.queued, "every result was taken");
-        self.queued = 0;
-        self.taken = 0;
+        self.queued = self.held;
+        self.taken = self.held;
     }
 }
 

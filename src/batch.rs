@@ -1,0 +1,218 @@
+//! Many messages in one call: sealing and opening a slice of packets, each
+//! with its own cipher (so its own key), nonce, associated data, buffer and
+//! tag, so that the permutations of all of them run in shared batches.
+//!
+//! One message cannot fill a SIMD unit (its tag waits for its ciphertext,
+//! which waits for its keystream), but a gateway that receives packets from
+//! thousands of devices has the parallelism a single call lacks. [`seal`]
+//! and [`open`] walk all packets at once: each step queues the next
+//! permutation inputs of every packet in flight and evaluates them together.
+//!
+//! Each packet gets exactly what the single-message calls
+//! ([`AeadInOut`](crate::AeadInOut)) would give it, with the same
+//! guarantees: constant time in the secrets (packet counts and lengths are
+//! public), the tag verified before any plaintext is written, every secret
+//! temporary wiped. No allocation; the stack used is bounded (see
+//! [`seal`]) whatever the number of packets.
+//!
+//! ```
+//! use elephant_aead::batch::{self, Packet};
+//! use elephant_aead::{Dumbo, Key, KeyInit, Nonce, Tag};
+//!
+//! let devices = [Dumbo::new(&Key::<Dumbo>::from([1; 16])), Dumbo::new(&Key::<Dumbo>::from([2; 16]))];
+//! let nonces = [Nonce::<Dumbo>::from([7; 12]), Nonce::<Dumbo>::from([8; 12])];
+//! let mut buffers = [*b"reading 21.5 C", *b"reading 19.0 C"];
+//! let mut tags = [Tag::<Dumbo>::default(); 2];
+//!
+//! // Seal both readings in one call ...
+//! let mut packets: Vec<Packet<'_, _>> = devices
+//!     .iter()
+//!     .zip(&nonces)
+//!     .zip(buffers.iter_mut().zip(tags.iter_mut()))
+//!     .map(|((cipher, nonce), (buffer, tag))| Packet::new(cipher, nonce, b"", buffer, tag))
+//!     .collect();
+//! batch::seal(&mut packets).expect("lengths within the limits");
+//! drop(packets);
+//!
+//! // ... and open them in another; a forged tag is caught on its own.
+//! tags[1][0] ^= 1;
+//! let mut packets: Vec<Packet<'_, _>> = devices
+//!     .iter()
+//!     .zip(&nonces)
+//!     .zip(buffers.iter_mut().zip(tags.iter_mut()))
+//!     .map(|((cipher, nonce), (buffer, tag))| Packet::new(cipher, nonce, b"", buffer, tag))
+//!     .collect();
+//! assert!(batch::open(&mut packets).is_err());
+//! assert!(packets[0].outcome().is_ok());
+//! assert!(packets[1].outcome().is_err());
+//! assert_eq!(packets[0].buffer(), b"reading 21.5 C");
+//! ```
+
+use crate::mode::batch::{Job, WINDOW, drive_all};
+use crate::mode::{Call, check_lengths, tag};
+use crate::{Elephant, Nonce, Permutation, Tag, scrub};
+use aead::{Error, Result};
+use core::fmt;
+
+/// One message of a batch: its cipher (key), nonce, associated data, the
+/// buffer that is encrypted or decrypted in place, and its tag (written by
+/// [`seal`], checked by [`open`]).
+pub struct Packet<'a, P: Permutation> {
+    cipher: &'a Elephant<P>,
+    nonce: &'a Nonce<Elephant<P>>,
+    associated_data: &'a [u8],
+    buffer: &'a mut [u8],
+    tag: &'a mut Tag<Elephant<P>>,
+    outcome: Result<()>,
+}
+
+impl<'a, P: Permutation> Packet<'a, P> {
+    /// A packet; its [`outcome`](Self::outcome) is an error until a call
+    /// processes it.
+    pub fn new(
+        cipher: &'a Elephant<P>,
+        nonce: &'a Nonce<Elephant<P>>,
+        associated_data: &'a [u8],
+        buffer: &'a mut [u8],
+        tag: &'a mut Tag<Elephant<P>>,
+    ) -> Self {
+        Self {
+            cipher,
+            nonce,
+            associated_data,
+            buffer,
+            tag,
+            outcome: Err(Error),
+        }
+    }
+
+    /// What the last [`seal`] or [`open`] did with this packet: `Ok` if it
+    /// was sealed or opened, an error if its lengths were above the limits
+    /// (nothing written) or, when opening, its tag did not match (its
+    /// buffer left as it was).
+    pub fn outcome(&self) -> Result<()> {
+        self.outcome
+    }
+
+    /// The buffer: ciphertext after [`seal`], plaintext after a
+    /// successful [`open`].
+    #[must_use]
+    pub fn buffer(&self) -> &[u8] {
+        self.buffer
+    }
+
+    /// The tag: written by [`seal`].
+    #[must_use]
+    pub fn tag(&self) -> &Tag<Elephant<P>> {
+        self.tag
+    }
+}
+
+impl<P: Permutation> fmt::Debug for Packet<'_, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Packet")
+            .field("associated_data_len", &self.associated_data.len())
+            .field("buffer_len", &self.buffer.len())
+            .field("outcome", &self.outcome)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Encrypts every packet's buffer in place and writes its tag.
+///
+/// Returns an error if any packet was not sealed (its lengths above
+/// [`MAX_MESSAGE_LEN`](crate::MAX_MESSAGE_LEN) or
+/// [`MAX_ASSOCIATED_DATA_LEN`](crate::MAX_ASSOCIATED_DATA_LEN)); such a
+/// packet is left as it was, and the others are sealed.
+///
+/// Stack: about 100 KiB for more than 16 packets on 64-bit targets (256
+/// messages in flight and a 256-block run), about 8 KiB for up to 16;
+/// on 32-bit targets one message at a time, as the single-message call.
+pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
+    let count = packets.len();
+    let mut lengths_ok = true;
+    let jobs = packets.iter_mut().filter_map(|packet| {
+        let Packet {
+            cipher,
+            nonce,
+            associated_data,
+            buffer,
+            tag,
+            outcome,
+        } = packet;
+        *outcome = check_lengths(associated_data.len(), buffer.len());
+        lengths_ok &= outcome.is_ok();
+        outcome.is_ok().then(|| {
+            let call = Call::<P, WINDOW>::seal(
+                &cipher.expanded_key,
+                &nonce.0,
+                associated_data,
+                (&mut **buffer).into(),
+            );
+            Job::seal(call, tag, outcome)
+        })
+    });
+    drive(count, jobs);
+    if lengths_ok { Ok(()) } else { Err(Error) }
+}
+
+/// Verifies every packet's tag and decrypts the buffers of those that
+/// match, in place.
+///
+/// Returns an error if any packet was rejected; each packet's
+/// [`outcome`](Packet::outcome) says which. A rejected packet's buffer is
+/// left exactly as it was (also one whose lengths are above the limits).
+/// Stack as for [`seal`].
+pub fn open<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
+    let count = packets.len();
+    let mut lengths_ok = true;
+    let jobs = packets.iter_mut().filter_map(|packet| {
+        let Packet {
+            cipher,
+            nonce,
+            associated_data,
+            buffer,
+            tag,
+            outcome,
+        } = packet;
+        *outcome = check_lengths(associated_data.len(), buffer.len());
+        lengths_ok &= outcome.is_ok();
+        outcome.is_ok().then(|| {
+            let call = Call::<P, WINDOW>::open(
+                &cipher.expanded_key,
+                &nonce.0,
+                associated_data,
+                (&mut **buffer).into(),
+                tag,
+            );
+            Job::open(call, outcome)
+        })
+    });
+    let accept = drive(count, jobs);
+    // Public: the caller learns every packet's verdict.
+    let all_valid = lengths_ok && tag::verdict(accept).is_ok();
+    if all_valid { Ok(()) } else { Err(Error) }
+}
+
+/// Calls in flight at once and run length for up to [`SMALL`] packets:
+/// a small frame (and a small stack scrub) for a call that cannot fill
+/// more.
+const SMALL_WAVE: usize = 16;
+const SMALL_RUN: usize = 32;
+
+/// Calls in flight at once and run length for more packets: enough
+/// 16-byte messages to fill the widest batch backend.
+const WAVE: usize = 256;
+const RUN: usize = crate::mode::RUN_BLOCKS;
+
+/// Runs the jobs of `count` packets, in a frame whose stack is cleared
+/// afterwards; returns the AND of their accept masks.
+fn drive<'p, P: Permutation>(count: usize, jobs: impl Iterator<Item = Job<'p, P>>) -> u8 {
+    if cfg!(not(target_pointer_width = "64")) {
+        scrub::batch(false, || drive_all::<P, 1, 1>(jobs))
+    } else if count <= SMALL_WAVE {
+        scrub::batch(false, || drive_all::<P, SMALL_WAVE, SMALL_RUN>(jobs))
+    } else {
+        scrub::batch(true, || drive_all::<P, WAVE, RUN>(jobs))
+    }
+}
