@@ -48,8 +48,8 @@
 //! assert_eq!(packets[0].buffer(), b"reading 21.5 C");
 //! ```
 
-use crate::mode::batch::{Job, WINDOW, drive_all};
-use crate::mode::{Call, check_lengths, tag};
+use crate::mode::batch::{Message, TagSlot, drive_all};
+use crate::mode::{check_lengths, tag};
 use crate::{Elephant, Nonce, Permutation, Tag, scrub};
 use aead::{Error, Result};
 use core::fmt;
@@ -125,34 +125,13 @@ impl<P: Permutation> fmt::Debug for Packet<'_, P> {
 /// [`MAX_ASSOCIATED_DATA_LEN`](crate::MAX_ASSOCIATED_DATA_LEN)); such a
 /// packet is left as it was, and the others are sealed.
 ///
-/// Stack: about 100 KiB for more than 16 packets on 64-bit targets (256
-/// messages in flight and a 256-block run), about 8 KiB for up to 16;
-/// on 32-bit targets one message at a time, as the single-message call.
+/// Stack: on 64-bit targets about 100 KiB for more than 16 packets (256
+/// messages in flight on a 256-block run) and 8 KiB for up to 16; on
+/// 32-bit targets one message at a time, about as deep as a
+/// single-message call. It is cleared before the call returns.
 pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
-    let count = packets.len();
-    let mut lengths_ok = true;
-    let jobs = packets.iter_mut().filter_map(|packet| {
-        let Packet {
-            cipher,
-            nonce,
-            associated_data,
-            buffer,
-            tag,
-            outcome,
-        } = packet;
-        *outcome = check_lengths(associated_data.len(), buffer.len());
-        lengths_ok &= outcome.is_ok();
-        outcome.is_ok().then(|| {
-            let call = Call::<P, WINDOW>::seal(
-                &cipher.expanded_key,
-                &nonce.0,
-                associated_data,
-                (&mut **buffer).into(),
-            );
-            Job::seal(call, tag, outcome)
-        })
-    });
-    drive(count, jobs);
+    let (accept, lengths_ok) = run_all(packets, |tag| TagSlot::Seal(tag));
+    debug_assert_eq!(accept, 0xff, "sealing always succeeds");
     if lengths_ok { Ok(()) } else { Err(Error) }
 }
 
@@ -164,9 +143,25 @@ pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
 /// left exactly as it was (also one whose lengths are above the limits).
 /// Stack as for [`seal`].
 pub fn open<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
+    let (accept, lengths_ok) = run_all(packets, |tag| TagSlot::Open(tag));
+    // Public: the caller learns every packet's verdict anyway.
+    if lengths_ok && tag::verdict(accept).is_ok() {
+        Ok(())
+    } else {
+        Err(Error)
+    }
+}
+
+/// Seals or opens (as `slot` says) every packet whose lengths are within
+/// the limits, and marks the others as failed; returns the AND of the
+/// accept masks and whether every packet's lengths were within the limits.
+fn run_all<'p, P: Permutation>(
+    packets: &'p mut [Packet<'_, P>],
+    slot: impl Fn(&'p mut Tag<Elephant<P>>) -> TagSlot<'p, P>,
+) -> (u8, bool) {
     let count = packets.len();
     let mut lengths_ok = true;
-    let jobs = packets.iter_mut().filter_map(|packet| {
+    let messages = packets.iter_mut().filter_map(|packet| {
         let Packet {
             cipher,
             nonce,
@@ -177,42 +172,38 @@ pub fn open<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
         } = packet;
         *outcome = check_lengths(associated_data.len(), buffer.len());
         lengths_ok &= outcome.is_ok();
-        outcome.is_ok().then(|| {
-            let call = Call::<P, WINDOW>::open(
-                &cipher.expanded_key,
-                &nonce.0,
-                associated_data,
-                (&mut **buffer).into(),
-                tag,
-            );
-            Job::open(call, outcome)
+        outcome.is_ok().then_some(Message::<P> {
+            expanded_key: &cipher.expanded_key,
+            nonce: &nonce.0,
+            associated_data,
+            buffer,
+            tag: slot(tag),
+            outcome,
         })
     });
-    let accept = drive(count, jobs);
-    // Public: the caller learns every packet's verdict.
-    let all_valid = lengths_ok && tag::verdict(accept).is_ok();
-    if all_valid { Ok(()) } else { Err(Error) }
+    let accept = drive(count, messages);
+    (accept, lengths_ok)
 }
 
-/// Calls in flight at once and run length for up to [`SMALL`] packets:
-/// a small frame (and a small stack scrub) for a call that cannot fill
-/// more.
+/// Messages in flight at once and run length for up to `SMALL_WAVE`
+/// packets: a small frame (and a small stack scrub) for a call that
+/// cannot fill more.
 const SMALL_WAVE: usize = 16;
 const SMALL_RUN: usize = 32;
 
-/// Calls in flight at once and run length for more packets: enough
+/// Messages in flight at once and run length for more packets: enough
 /// 16-byte messages to fill the widest batch backend.
 const WAVE: usize = 256;
 const RUN: usize = crate::mode::RUN_BLOCKS;
 
-/// Runs the jobs of `count` packets, in a frame whose stack is cleared
-/// afterwards; returns the AND of their accept masks.
-fn drive<'p, P: Permutation>(count: usize, jobs: impl Iterator<Item = Job<'p, P>>) -> u8 {
+/// Runs the messages of `count` packets, in a frame whose stack is
+/// cleared afterwards; returns the AND of their accept masks.
+fn drive<'p, P: Permutation>(count: usize, messages: impl Iterator<Item = Message<'p, P>>) -> u8 {
     if cfg!(not(target_pointer_width = "64")) {
-        scrub::batch(false, || drive_all::<P, 1, 1>(jobs))
+        scrub::batch(false, || drive_all::<P, 1, 1>(messages))
     } else if count <= SMALL_WAVE {
-        scrub::batch(false, || drive_all::<P, SMALL_WAVE, SMALL_RUN>(jobs))
+        scrub::batch(false, || drive_all::<P, SMALL_WAVE, SMALL_RUN>(messages))
     } else {
-        scrub::batch(true, || drive_all::<P, WAVE, RUN>(jobs))
+        scrub::batch(true, || drive_all::<P, WAVE, RUN>(messages))
     }
 }

@@ -8,7 +8,7 @@
 //! message. So short messages, whose own steps hold one or two blocks,
 //! fill the SIMD width together.
 
-use super::{Call, Run, TagOf, tag, window_for};
+use super::{Call, NONCE_SIZE, Run, TagOf, tag, window_for};
 use crate::permutation::Permutation;
 use aead::Result;
 
@@ -24,74 +24,102 @@ const MESSAGE_RUN: usize = if cfg!(target_pointer_width = "64") {
 /// The mask window of each message in flight.
 pub(crate) const WINDOW: usize = window_for(MESSAGE_RUN);
 
-/// One message of a batch call: its call, and where its results go.
-pub(crate) struct Job<'p, P: Permutation> {
-    call: Call<'p, P, WINDOW>,
-    /// Sealing: where the tag goes (`None` when opening).
-    tag: Option<&'p mut TagOf<P>>,
-    outcome: &'p mut Result<()>,
+/// One message of a multi-message call, as the caller hands it over.
+pub(crate) struct Message<'p, P: Permutation> {
+    pub(crate) expanded_key: &'p P::Block,
+    pub(crate) nonce: &'p [u8; NONCE_SIZE],
+    pub(crate) associated_data: &'p [u8],
+    pub(crate) buffer: &'p mut [u8],
+    pub(crate) tag: TagSlot<'p, P>,
+    pub(crate) outcome: &'p mut Result<()>,
 }
 
-impl<'p, P: Permutation> Job<'p, P> {
-    /// A message to seal: its tag goes to `tag`, `Ok` to `outcome`.
-    pub(crate) fn seal(
-        call: Call<'p, P, WINDOW>,
-        tag: &'p mut TagOf<P>,
-        outcome: &'p mut Result<()>,
-    ) -> Self {
-        Self {
-            call,
-            tag: Some(tag),
+/// A message's tag: written when sealing, checked when opening.
+pub(crate) enum TagSlot<'p, P: Permutation> {
+    Seal(&'p mut TagOf<P>),
+    Open(&'p TagOf<P>),
+}
+
+/// A slot for a message in flight: its call, and where its results go.
+struct Flight<'f, P: Permutation> {
+    call: Call<'f, P, WINDOW>,
+    /// Sealing: where the tag goes.
+    tag: Option<&'f mut TagOf<P>>,
+    /// Where the outcome goes; `None` while the slot is free.
+    outcome: Option<&'f mut Result<()>>,
+}
+
+impl<'f, P: Permutation> Flight<'f, P> {
+    /// Starts `message`'s call in this slot, in place.
+    #[inline(always)]
+    fn start(&mut self, message: Message<'f, P>) {
+        let Message {
+            expanded_key,
+            nonce,
+            associated_data,
+            buffer,
+            tag,
             outcome,
+        } = message;
+        match tag {
+            TagSlot::Seal(tag) => {
+                self.call
+                    .begin_seal(expanded_key, nonce, associated_data, buffer.into());
+                self.tag = Some(tag);
+            }
+            TagSlot::Open(tag) => {
+                self.call
+                    .begin_open(expanded_key, nonce, associated_data, buffer.into(), tag);
+                self.tag = None;
+            }
         }
+        self.outcome = Some(outcome);
     }
 
-    /// A message to open: its verdict goes to `outcome`.
-    pub(crate) fn open(call: Call<'p, P, WINDOW>, outcome: &'p mut Result<()>) -> Self {
-        Self {
-            call,
-            tag: None,
-            outcome,
-        }
-    }
-
-    /// Writes the results of a finished call; returns its accept mask
-    /// (`0xff` for a sealed message).
-    fn finish(self) -> u8 {
-        match self.tag {
+    /// Writes the results of a finished call and frees the slot; returns
+    /// the call's accept mask (`0xff` for a sealed message).
+    fn finish(&mut self) -> u8 {
+        let accept = match self.tag.take() {
             Some(tag) => {
                 *tag = self.call.tag();
-                *self.outcome = Ok(());
                 0xff
             }
-            None => {
-                let accept = self.call.accept_mask();
-                *self.outcome = tag::verdict(accept);
-                accept
-            }
+            None => self.call.accept_mask(),
+        };
+        if let Some(outcome) = self.outcome.take() {
+            *outcome = tag::verdict(accept);
         }
+        accept
     }
 }
 
-/// Runs every job to its end, up to `WAVE` at once on a run of `RUN`
+/// Runs every message to its end, up to `WAVE` at once on a run of `RUN`
 /// blocks; returns the AND of their accept masks (`0xff` if every tag
 /// matched).
 pub(crate) fn drive_all<'p, P: Permutation, const WAVE: usize, const RUN: usize>(
-    mut jobs: impl Iterator<Item = Job<'p, P>>,
+    mut messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
-    let mut flights: [Option<Job<'p, P>>; WAVE] = core::array::from_fn(|_| None);
+    // The idle calls' `L`: never used.
+    let idle_key = P::Block::default();
+    let mut flights: [Flight<'_, P>; WAVE] = core::array::from_fn(|_| Flight {
+        call: Call::idle(&idle_key),
+        tag: None,
+        outcome: None,
+    });
     let mut run = Run::<P, RUN>::new();
     let mut accept = 0xff;
     let mut more = true;
     loop {
         let mut in_flight = false;
-        for slot in &mut flights {
-            if slot.is_none() && more {
-                *slot = jobs.next();
-                more = slot.is_some();
+        for flight in &mut flights {
+            if flight.outcome.is_none() && more {
+                match messages.next() {
+                    Some(message) => flight.start(message),
+                    None => more = false,
+                }
             }
-            if let Some(job) = slot {
-                job.call.queue(&mut run);
+            if flight.outcome.is_some() {
+                flight.call.queue(&mut run);
                 in_flight = true;
             }
         }
@@ -99,13 +127,11 @@ pub(crate) fn drive_all<'p, P: Permutation, const WAVE: usize, const RUN: usize>
             return accept;
         }
         run.evaluate();
-        for slot in &mut flights {
-            if let Some(job) = slot {
-                job.call.take(&mut run);
-                if job.call.is_done() {
-                    if let Some(job) = slot.take() {
-                        accept &= job.finish();
-                    }
+        for flight in &mut flights {
+            if flight.outcome.is_some() {
+                flight.call.take(&mut run);
+                if flight.call.is_done() {
+                    accept &= flight.finish();
                 }
             }
         }

@@ -171,6 +171,34 @@ struct Plan {
     hold_keystream: bool,
 }
 
+impl Plan {
+    /// A whole message of `message_len` bytes with `associated_data_len`
+    /// bytes of associated data, ending with the tag.
+    fn whole<P: Permutation>(associated_data_len: usize, message_len: usize) -> Self {
+        Self {
+            keystream_blocks: message_len.div_ceil(P::BLOCK_SIZE),
+            term_blocks: padded_blocks::<P>(message_len),
+            associated_data_blocks: padded_blocks::<P>(
+                NONCE_SIZE.saturating_add(associated_data_len),
+            ),
+            finalize: true,
+            hold_keystream: false,
+        }
+    }
+}
+
+/// What [`Call::begin`] starts a call with (besides the nonce).
+struct Start<'a, P: Permutation> {
+    expanded_key: &'a P::Block,
+    /// `mask_0`: `L` for a whole message, a part's first mask otherwise.
+    first_mask: &'a P::Block,
+    associated_data: &'a [u8],
+    data: Data<'a>,
+    sealing: bool,
+    received: Option<&'a TagOf<P>>,
+    plan: Plan,
+}
+
 /// One message's walk (see the module doc); `W` bytes of mask window.
 pub(crate) struct Call<'a, P: Permutation, const W: usize> {
     expanded_key: &'a P::Block,
@@ -204,35 +232,28 @@ pub(crate) struct Call<'a, P: Permutation, const W: usize> {
 }
 
 impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
-    // Private: the constructors below name what each argument is for.
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        expanded_key: &'a P::Block,
-        first_mask: &'a P::Block,
-        nonce: &[u8; NONCE_SIZE],
-        associated_data: &'a [u8],
-        data: Data<'a>,
-        sealing: bool,
-        received: Option<&'a TagOf<P>>,
-        plan: Plan,
-    ) -> Self {
-        let first_block = if plan.associated_data_blocks > 0 {
-            padded_block::<P>(nonce, associated_data, 0)
-        } else {
-            P::Block::default()
-        };
-        let mut call = Self {
+    /// A call with nothing to do, to be started with one of the `begin_`
+    /// methods (the multi-message scheduler keeps such calls in its slots
+    /// and starts each in place, for one message after another).
+    pub(crate) fn idle(expanded_key: &'a P::Block) -> Self {
+        Self {
             expanded_key,
-            first_mask,
-            nonce: keystream::nonce_block::<P>(nonce),
-            associated_data,
-            data,
-            sealing,
-            received,
-            plan,
+            first_mask: expanded_key,
+            nonce: P::Block::default(),
+            associated_data: &[],
+            data: Data::InPlace(&mut []),
+            sealing: true,
+            received: None,
+            plan: Plan {
+                keystream_blocks: 0,
+                term_blocks: 0,
+                associated_data_blocks: 0,
+                finalize: false,
+                hold_keystream: false,
+            },
             masks: MaskWindow::new(),
-            sum: TagSum::new(first_block),
-            phase: Phase::Walk,
+            sum: TagSum::new(),
+            phase: Phase::Done,
             next: Cursor::START,
             pending_start: 0,
             pending_end: 0,
@@ -242,10 +263,48 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             flight_from: Cursor::START,
             tag: TagOf::<P>::default(),
             accept: 0,
-        };
-        call.masks.restart(first_mask);
-        call.end_phase_if_finished();
-        call
+        }
+    }
+
+    /// Starts the call on a message, in place: every field is written
+    /// where it is (no call value is built and moved), and what a previous
+    /// message left is wiped.
+    #[inline(always)]
+    fn begin(&mut self, nonce: &[u8; NONCE_SIZE], start: Start<'a, P>) {
+        let Start {
+            expanded_key,
+            first_mask,
+            associated_data,
+            data,
+            sealing,
+            received,
+            plan,
+        } = start;
+        self.expanded_key = expanded_key;
+        self.first_mask = first_mask;
+        keystream::write_nonce_block::<P>(&mut self.nonce, nonce);
+        self.associated_data = associated_data;
+        self.data = data;
+        self.sealing = sealing;
+        self.received = received;
+        self.plan = plan;
+        self.masks.wipe();
+        self.masks.restart(first_mask);
+        if plan.associated_data_blocks > 0 {
+            self.sum.start(nonce, associated_data);
+        } else {
+            self.sum.clear();
+        }
+        self.phase = Phase::Walk;
+        self.next = Cursor::START;
+        self.pending_start = 0;
+        self.pending_end = 0;
+        self.flight_phase = Phase::Done;
+        self.flight_terms = 0;
+        self.flight_tag = false;
+        self.flight_from = Cursor::START;
+        self.accept = 0;
+        self.end_phase_if_finished();
     }
 
     /// Sealing a whole message: encrypts the buffer (input side to output
@@ -256,27 +315,35 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         associated_data: &'a [u8],
         buffer: InOutBuf<'a, 'a, u8>,
     ) -> Self {
-        let plan = Plan {
-            keystream_blocks: buffer.len().div_ceil(P::BLOCK_SIZE),
-            term_blocks: padded_blocks::<P>(buffer.len()),
-            associated_data_blocks: padded_blocks::<P>(
-                NONCE_SIZE.saturating_add(associated_data.len()),
-            ),
-            finalize: true,
-            hold_keystream: false,
-        };
+        let mut call = Self::idle(expanded_key);
+        call.begin_seal(expanded_key, nonce, associated_data, buffer);
+        call
+    }
+
+    /// [`Self::seal`], in place.
+    #[inline(always)]
+    pub(crate) fn begin_seal(
+        &mut self,
+        expanded_key: &'a P::Block,
+        nonce: &[u8; NONCE_SIZE],
+        associated_data: &'a [u8],
+        buffer: InOutBuf<'a, 'a, u8>,
+    ) {
+        let plan = Plan::whole::<P>(associated_data.len(), buffer.len());
         let mut data = Data::Unwritten(buffer);
         data.copy_in();
-        Self::new(
-            expanded_key,
-            expanded_key,
+        self.begin(
             nonce,
-            associated_data,
-            data,
-            true,
-            None,
-            plan,
-        )
+            Start {
+                expanded_key,
+                first_mask: expanded_key,
+                associated_data,
+                data,
+                sealing: true,
+                received: None,
+                plan,
+            },
+        );
     }
 
     /// Opening a whole message: verifies `tag` over the input side and,
@@ -288,25 +355,34 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         buffer: InOutBuf<'a, 'a, u8>,
         tag: &'a TagOf<P>,
     ) -> Self {
-        let plan = Plan {
-            keystream_blocks: buffer.len().div_ceil(P::BLOCK_SIZE),
-            term_blocks: padded_blocks::<P>(buffer.len()),
-            associated_data_blocks: padded_blocks::<P>(
-                NONCE_SIZE.saturating_add(associated_data.len()),
-            ),
-            finalize: true,
-            hold_keystream: false,
-        };
-        Self::new(
-            expanded_key,
-            expanded_key,
+        let mut call = Self::idle(expanded_key);
+        call.begin_open(expanded_key, nonce, associated_data, buffer, tag);
+        call
+    }
+
+    /// [`Self::open`], in place.
+    #[inline(always)]
+    pub(crate) fn begin_open(
+        &mut self,
+        expanded_key: &'a P::Block,
+        nonce: &[u8; NONCE_SIZE],
+        associated_data: &'a [u8],
+        buffer: InOutBuf<'a, 'a, u8>,
+        tag: &'a TagOf<P>,
+    ) {
+        let plan = Plan::whole::<P>(associated_data.len(), buffer.len());
+        self.begin(
             nonce,
-            associated_data,
-            Data::in_place_or_not(buffer),
-            false,
-            Some(tag),
-            plan,
-        )
+            Start {
+                expanded_key,
+                first_mask: expanded_key,
+                associated_data,
+                data: Data::in_place_or_not(buffer),
+                sealing: false,
+                received: Some(tag),
+                plan,
+            },
+        );
     }
 
     /// A part of a long message, for one core (feature `rayon`): the
@@ -343,15 +419,18 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             Part::Seal(data) | Part::Decrypt(data) => Data::InPlace(data),
             Part::Verify(data) => Data::ReadOnly(data),
         };
-        let mut call = Self::new(
-            first_mask,
-            first_mask,
+        let mut call = Self::idle(first_mask);
+        call.begin(
             nonce,
-            &[],
-            data,
-            sealing,
-            None,
-            plan,
+            Start {
+                expanded_key: first_mask,
+                first_mask,
+                associated_data: &[],
+                data,
+                sealing,
+                received: None,
+                plan,
+            },
         );
         if decrypting {
             call.accept = 0xff;
@@ -372,26 +451,25 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         associated_data: &'a [u8],
         tag: Option<&'a TagOf<P>>,
     ) -> Self {
-        let plan = Plan {
-            keystream_blocks: 0,
-            term_blocks: 0,
-            associated_data_blocks: padded_blocks::<P>(
-                NONCE_SIZE.saturating_add(associated_data.len()),
-            ),
-            finalize: true,
-            hold_keystream: false,
-        };
-        let data = Data::InPlace(&mut []);
-        Self::new(
-            expanded_key,
-            expanded_key,
+        let plan = Plan::whole::<P>(associated_data.len(), 0);
+        let mut call = Self::idle(expanded_key);
+        call.begin(
             nonce,
-            associated_data,
-            data,
-            tag.is_none(),
-            tag,
-            plan,
-        )
+            Start {
+                expanded_key,
+                first_mask: expanded_key,
+                associated_data,
+                data: Data::InPlace(&mut []),
+                sealing: tag.is_none(),
+                received: tag,
+                plan: Plan {
+                    keystream_blocks: 0,
+                    term_blocks: 0,
+                    ..plan
+                },
+            },
+        );
+        call
     }
 
     /// Adds a part's tag sum (feature `rayon`), before the call is driven.

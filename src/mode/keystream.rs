@@ -8,14 +8,12 @@ use super::xor::xor_words;
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 
-/// `N ‖ 0…0`: the nonce as a whole block, so that the keystream reads
-/// whole words.
-pub(super) fn nonce_block<P: Permutation>(nonce: &[u8; NONCE_SIZE]) -> P::Block {
-    let mut block = P::Block::default();
-    for (to, from) in block.as_mut().iter_mut().zip(nonce) {
-        *to = *from;
-    }
-    block
+/// Writes `N ‖ 0…0` into `block`: the nonce as a whole block, so that the
+/// keystream reads whole words.
+pub(super) fn write_nonce_block<P: Permutation>(block: &mut P::Block, nonce: &[u8; NONCE_SIZE]) {
+    let (head, tail) = block.as_mut().split_at_mut(NONCE_SIZE.min(P::BLOCK_SIZE));
+    head.copy_from_slice(nonce.get(..head.len()).unwrap_or_default());
+    tail.fill(0);
 }
 
 /// Queues `P(N‖0 ⊕ mask_j ⊕ mask_{j+1})`, keystream block `index`.

@@ -20,6 +20,18 @@ pub(super) fn padded_blocks<P: Permutation>(len: usize) -> usize {
 /// Block `index` of `head ‖ tail ‖ 01 ‖ 00…`.
 pub(super) fn padded_block<P: Permutation>(head: &[u8], tail: &[u8], index: usize) -> P::Block {
     let mut block = P::Block::default();
+    write_padded_block::<P>(&mut block, head, tail, index);
+    block
+}
+
+/// [`padded_block`], written into `block`.
+fn write_padded_block<P: Permutation>(
+    block: &mut P::Block,
+    head: &[u8],
+    tail: &[u8],
+    index: usize,
+) {
+    block.as_mut().fill(0);
     let start = index.saturating_mul(P::BLOCK_SIZE);
     let end = start.saturating_add(P::BLOCK_SIZE);
     let mut part_start = 0usize;
@@ -42,7 +54,6 @@ pub(super) fn padded_block<P: Permutation>(head: &[u8], tail: &[u8], index: usiz
     {
         *pad = 0x01;
     }
-    block
 }
 
 /// The running tag sum `T`, cleared on drop.
@@ -51,10 +62,22 @@ pub(super) struct TagSum<P: Permutation> {
 }
 
 impl<P: Permutation> TagSum<P> {
-    /// `T = first` (the first block of `N ‖ A`, or zero for a part of a
-    /// message whose sum is merged later).
-    pub(super) fn new(first: P::Block) -> Self {
-        Self { sum: first }
+    /// `T = 0`.
+    pub(super) fn new() -> Self {
+        Self {
+            sum: P::Block::default(),
+        }
+    }
+
+    /// `T = A_0`, the first block of `nonce ‖ associated_data ‖ 01 ‖ 00…`,
+    /// written in place.
+    pub(super) fn start(&mut self, nonce: &[u8], associated_data: &[u8]) {
+        write_padded_block::<P>(&mut self.sum, nonce, associated_data, 0);
+    }
+
+    /// `T = 0` (a part of a message, whose sum is merged later).
+    pub(super) fn clear(&mut self) {
+        self.sum = P::Block::default();
     }
 
     /// `T ^= block`: a permutation's result, or a part's sum.
