@@ -26,7 +26,7 @@
 use super::keystream::{self, copied_in};
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::tag::{self, TagSum, padded_block, padded_blocks};
+use super::tag::{self, TagSum, padded_blocks};
 use super::xor::xor_into;
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
@@ -575,10 +575,12 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             let index = self.next.index;
             if self.next.message_done {
                 if index >= 1 && index < self.plan.associated_data_blocks {
-                    let nonce = self.nonce.as_ref().get(..NONCE_SIZE).unwrap_or_default();
-                    let block = padded_block::<P>(nonce, self.associated_data, index);
-                    self.sum
-                        .queue_term(run, &self.masks, block.as_ref(), index, false);
+                    // Block `index` of `N ‖ A ‖ 01 ‖ 00…`, past the nonce.
+                    let start = index
+                        .saturating_mul(P::BLOCK_SIZE)
+                        .saturating_sub(NONCE_SIZE);
+                    let data = (self.associated_data, start);
+                    self.sum.queue_term(run, &self.masks, data, index, false);
                 }
                 self.next = Cursor {
                     index: index.saturating_add(1),
@@ -602,15 +604,8 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// Queues ciphertext block `index`'s tag term (padded if it is the last).
     fn queue_ciphertext_term<const N: usize>(&mut self, run: &mut Run<P, N>, index: usize) {
         let start = index.saturating_mul(P::BLOCK_SIZE);
-        let ciphertext = self.data.read();
-        match ciphertext.get(start..start.saturating_add(P::BLOCK_SIZE)) {
-            Some(block) => self.sum.queue_term(run, &self.masks, block, index, true),
-            None => {
-                let block = padded_block::<P>(&[], ciphertext, index);
-                self.sum
-                    .queue_term(run, &self.masks, block.as_ref(), index, true);
-            }
-        }
+        let data = (self.data.read(), start);
+        self.sum.queue_term(run, &self.masks, data, index, true);
     }
 
     /// Keystream blocks from the cursor on, as many as fit.

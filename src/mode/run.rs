@@ -57,6 +57,18 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         }
     }
 
+    /// Adds the padding's `01` byte at `at` to the state just queued.
+    pub(super) fn pad_last(&mut self, at: usize) {
+        let last = self.queued.checked_sub(1);
+        let byte = last
+            .and_then(|last| self.states.get_mut(last))
+            .and_then(|state| state.as_mut().get_mut(at));
+        debug_assert!(byte.is_some(), "the padding lies in the block");
+        if let Some(byte) = byte {
+            *byte ^= 0x01;
+        }
+    }
+
     /// Permutes every queued state in one batch; [`Self::take`] then gives
     /// the results in queue order.
     pub(crate) fn evaluate(&mut self) {

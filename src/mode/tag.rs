@@ -1,9 +1,9 @@
 //! The tag: padding, the running sum `T`, finalisation, and the verdict.
 
-use super::TagOf;
 use super::masks::MaskWindow;
 use super::run::Run;
 use super::xor::{xor_into, xor_words};
+use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::{Error, Result};
 use subtle::ConstantTimeEq;
@@ -17,42 +17,13 @@ pub(super) fn padded_blocks<P: Permutation>(len: usize) -> usize {
         .saturating_add(1)
 }
 
-/// Block `index` of `head ‖ tail ‖ 01 ‖ 00…`.
-pub(super) fn padded_block<P: Permutation>(head: &[u8], tail: &[u8], index: usize) -> P::Block {
-    let mut block = P::Block::default();
-    write_padded_block::<P>(&mut block, head, tail, index);
-    block
-}
-
-/// [`padded_block`], written into `block`.
-fn write_padded_block<P: Permutation>(
-    block: &mut P::Block,
-    head: &[u8],
-    tail: &[u8],
-    index: usize,
-) {
-    block.as_mut().fill(0);
-    let start = index.saturating_mul(P::BLOCK_SIZE);
-    let end = start.saturating_add(P::BLOCK_SIZE);
-    let mut part_start = 0usize;
-    for part in [head, tail] {
-        let part_end = part_start.saturating_add(part.len());
-        let (from, to) = (start.max(part_start), end.min(part_end));
-        if from < to {
-            // Cannot wrap: `from` is at least `part_start` and `start`.
-            let source = part.get(from.wrapping_sub(part_start)..to.wrapping_sub(part_start));
-            let target = (block.as_mut()).get_mut(from.wrapping_sub(start)..to.wrapping_sub(start));
-            if let (Some(target), Some(source)) = (target, source) {
-                target.copy_from_slice(source);
-            }
-        }
-        part_start = part_end;
-    }
-    if let Some(pad) = part_start
-        .checked_sub(start)
-        .and_then(|at| block.as_mut().get_mut(at))
-    {
-        *pad = 0x01;
+/// The block of `data ‖ 01 ‖ 00…` that starts at byte `start`, as the
+/// bytes of `data` in it and whether it is the padded last one (then its
+/// `01` byte follows those bytes).
+pub(super) fn padded_block_at<P: Permutation>(data: &[u8], start: usize) -> (&[u8], bool) {
+    match data.get(start..start.saturating_add(P::BLOCK_SIZE)) {
+        Some(block) => (block, false),
+        None => (data.get(start..).unwrap_or_default(), true),
     }
 }
 
@@ -71,8 +42,16 @@ impl<P: Permutation> TagSum<P> {
 
     /// `T = A_0`, the first block of `nonce ‖ associated_data ‖ 01 ‖ 00…`,
     /// written in place.
-    pub(super) fn start(&mut self, nonce: &[u8], associated_data: &[u8]) {
-        write_padded_block::<P>(&mut self.sum, nonce, associated_data, 0);
+    pub(super) fn start(&mut self, nonce: &[u8; NONCE_SIZE], associated_data: &[u8]) {
+        let (head, rest) = self.sum.as_mut().split_at_mut(NONCE_SIZE);
+        head.copy_from_slice(nonce);
+        let (part, padded) = padded_block_at::<P>(associated_data, 0);
+        xor_words(rest, false, [part]);
+        if padded {
+            if let Some(pad) = rest.get_mut(part.len()) {
+                *pad = 0x01;
+            }
+        }
     }
 
     /// `T = 0` (a part of a message, whose sum is merged later).
@@ -92,14 +71,15 @@ impl<P: Permutation> TagSum<P> {
         xor_words(self.sum.as_mut(), true, [mask_a, mask_b]);
     }
 
-    /// Queues the term of `input` with mask `i` (`mask_b` unused, as for
-    /// the associated data) or masks `i` and `i + 2` (the ciphertext).
+    /// Queues the term of block `index` of `data ‖ 01 ‖ 00…` (which starts
+    /// at byte `start` of `data`) with mask `index` (the associated data)
+    /// or masks `index` and `index + 2` (the ciphertext).
     #[cfg_attr(target_pointer_width = "64", inline(always))]
     pub(super) fn queue_term<const N: usize, const W: usize>(
         &mut self,
         run: &mut Run<P, N>,
         masks: &MaskWindow<P, W>,
-        input: &[u8],
+        (data, start): (&[u8], usize),
         index: usize,
         ciphertext: bool,
     ) {
@@ -109,7 +89,11 @@ impl<P: Permutation> TagSum<P> {
         } else {
             &[]
         };
+        let (input, padded) = padded_block_at::<P>(data, start);
         run.push(input, mask_a, mask_b);
+        if padded {
+            run.pad_last(input.len());
+        }
         self.add_masks(mask_a, mask_b);
     }
 
@@ -205,25 +189,25 @@ mod tests {
         assert_eq!(padded_blocks::<Spongent160>(40), 3);
     }
 
-    /// Every block of `head ‖ tail ‖ 01 ‖ 00…` against the concatenation
-    /// written out, for heads and tails around the block size.
+    /// Every block of `data ‖ 01 ‖ 00…`, its bytes and padding put back
+    /// together, against the concatenation written out.
     #[test]
     fn padded_blocks_match_the_concatenation() {
-        for head_len in [0, 1, 12, 19, 20, 21] {
-            for tail_len in [0, 1, 7, 8, 19, 20, 27, 28, 45] {
-                let head: Vec<u8> = (0..head_len as u8).map(|i| i + 1).collect();
-                let tail: Vec<u8> = (0..tail_len as u8).map(|i| 0x80 | i).collect();
-                let mut whole = [head.as_slice(), tail.as_slice(), &[1]].concat();
-                whole.resize(whole.len().div_ceil(20) * 20, 0);
-                let blocks = padded_blocks::<Spongent160>(head_len + tail_len);
-                assert_eq!(blocks * 20, whole.len());
-                for index in 0..blocks {
-                    assert_eq!(
-                        padded_block::<Spongent160>(&head, &tail, index),
-                        whole[index * 20..][..20],
-                        "head {head_len} tail {tail_len} block {index}"
-                    );
+        for len in [0, 1, 7, 19, 20, 21, 39, 40, 45] {
+            let data: Vec<u8> = (0..len as u8).map(|i| 0x80 | i).collect();
+            let mut whole = [data.as_slice(), &[1]].concat();
+            whole.resize(whole.len().div_ceil(20) * 20, 0);
+            let blocks = padded_blocks::<Spongent160>(len);
+            assert_eq!(blocks * 20, whole.len());
+            for index in 0..blocks {
+                let (bytes, padded) = padded_block_at::<Spongent160>(&data, index * 20);
+                let mut block = bytes.to_vec();
+                if padded {
+                    block.push(1);
                 }
+                block.resize(20, 0);
+                assert_eq!(block, whole[index * 20..][..20], "len {len} block {index}");
+                assert_eq!(padded, index + 1 == blocks, "len {len} block {index}");
             }
         }
     }
