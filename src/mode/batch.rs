@@ -41,18 +41,18 @@ pub(crate) enum TagSlot<'p, P: Permutation> {
 }
 
 /// A slot for a message in flight: its call, and where its results go.
-struct Flight<'f, P: Permutation> {
-    call: Call<'f, P, WINDOW>,
+struct Flight<'p, P: Permutation> {
+    call: Call<'p, P, WINDOW>,
     /// Sealing: where the tag goes.
-    tag: Option<&'f mut TagOf<P>>,
+    tag: Option<&'p mut TagOf<P>>,
     /// Where the outcome goes; `None` while the slot is free.
-    outcome: Option<&'f mut Result<()>>,
+    outcome: Option<&'p mut Result<()>>,
 }
 
-impl<'f, P: Permutation> Flight<'f, P> {
+impl<'p, P: Permutation> Flight<'p, P> {
     /// Starts `message`'s call in this slot, in place.
     #[inline(always)]
-    fn start(&mut self, message: Message<'f, P>) {
+    fn start(&mut self, message: Message<'p, P>) {
         let Message {
             expanded_key,
             nonce,
@@ -99,26 +99,30 @@ impl<'f, P: Permutation> Flight<'f, P> {
 pub(crate) fn drive_all<'p, P: Permutation, const WAVE: usize, const RUN: usize>(
     mut messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
-    // The idle calls' `L`: never used.
-    let idle_key = P::Block::default();
-    let mut flights: [Flight<'_, P>; WAVE] = core::array::from_fn(|_| Flight {
-        call: Call::idle(&idle_key),
-        tag: None,
-        outcome: None,
-    });
+    // Empty slots cost nothing to make; a slot gets its call when it is
+    // first used, and keeps it for the messages after.
+    let mut slots: [Option<Flight<'p, P>>; WAVE] = [const { None }; WAVE];
     let mut run = Run::<P, RUN>::new();
     let mut accept = 0xff;
     let mut more = true;
     loop {
         let mut in_flight = false;
-        for flight in &mut flights {
-            if flight.outcome.is_none() && more {
+        for slot in &mut slots {
+            let free = slot.as_ref().is_none_or(|flight| flight.outcome.is_none());
+            if free && more {
                 match messages.next() {
-                    Some(message) => flight.start(message),
+                    Some(message) => {
+                        let flight = slot.get_or_insert_with(|| Flight {
+                            call: Call::idle(message.expanded_key),
+                            tag: None,
+                            outcome: None,
+                        });
+                        flight.start(message);
+                    }
                     None => more = false,
                 }
             }
-            if flight.outcome.is_some() {
+            if let Some(flight) = slot.as_mut().filter(|flight| flight.outcome.is_some()) {
                 flight.call.queue(&mut run);
                 in_flight = true;
             }
@@ -127,7 +131,7 @@ pub(crate) fn drive_all<'p, P: Permutation, const WAVE: usize, const RUN: usize>
             return accept;
         }
         run.evaluate();
-        for flight in &mut flights {
+        for flight in slots.iter_mut().flatten() {
             if flight.outcome.is_some() {
                 flight.call.take(&mut run);
                 if flight.call.is_done() {
