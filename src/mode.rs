@@ -173,3 +173,52 @@ fn open_with<P: Permutation, const N: usize, const W: usize>(
     drive::<P, N, W>(&mut call);
     tag::verdict(call.accept_mask())
 }
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // Tests may panic.
+mod tests {
+    use super::*;
+    use crate::{Keccak200, Spongent160};
+
+    /// How many steps (permutation batches, empty ones included) one call
+    /// takes on a run of `N` blocks of its own.
+    fn steps<P: Permutation, const N: usize>(sealing: bool, message_len: usize) -> usize {
+        let key = P::Block::default();
+        let mut data = vec![0u8; message_len];
+        let tag = TagOf::<P>::default();
+        let nonce = [0; NONCE_SIZE];
+        let ad = [0; 5];
+        let buffer = data.as_mut_slice().into();
+        let mut call = if sealing {
+            Call::<P, 64>::seal(&key, &nonce, &ad, buffer)
+        } else {
+            Call::<P, 64>::open(&key, &nonce, &ad, buffer, &tag)
+        };
+        let mut run = Run::<P, N>::new();
+        let mut steps = 0;
+        while !call.is_done() {
+            call.queue(&mut run);
+            run.evaluate();
+            call.take(&mut run);
+            run.clear();
+            steps += 1;
+        }
+        steps
+    }
+
+    /// A 16-byte message is three dependent permutations (keystream, tag
+    /// term, tag): three steps, also when each item fills the run. (A call
+    /// once needed a fourth, empty step when its item filled the run.)
+    #[test]
+    fn a_short_message_takes_three_steps_even_when_it_fills_the_run() {
+        assert_eq!(steps::<Spongent160, 1>(true, 16), 3);
+        assert_eq!(steps::<Keccak200, 1>(true, 16), 3);
+        assert_eq!(steps::<Spongent160, 8>(true, 16), 3);
+        // Opening: tag terms, then the tag with the keystream.
+        assert_eq!(steps::<Spongent160, 8>(false, 16), 2);
+        assert_eq!(steps::<Spongent160, 1>(false, 16), 3);
+        // 40 bytes: two keystream blocks, three tag terms (the padding
+        // block among them) and the tag, one at a time.
+        assert_eq!(steps::<Spongent160, 1>(true, 40), 6);
+    }
+}

@@ -288,7 +288,8 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         self.sealing = sealing;
         self.received = received;
         self.plan = plan;
-        self.masks.wipe();
+        // The previous message's masks are overwritten or, past this one's
+        // reach, wiped with the window (it wipes every byte ever used).
         self.masks.restart(first_mask);
         if plan.associated_data_blocks > 0 {
             self.sum.start(nonce, associated_data);
@@ -554,9 +555,11 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         } else {
             self.next.index
         };
+        // Each index up to `end` takes one item or more, but the current
+        // one may have none left.
         let end = self
             .walk_end()
-            .min(self.next.index.saturating_add(run.room()))
+            .min(self.next.index.saturating_add(run.room()).saturating_add(1))
             .min(MaskWindow::<P, W>::reach_from(oldest));
         self.masks.prepare(oldest, end.max(self.pending_end));
 
@@ -571,10 +574,17 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         self.flight_terms = terms;
         self.flight_from = self.next;
 
-        while self.next.index < end && run.room() > 0 {
+        // An index's items are queued when there is room for them; one
+        // without items is passed over even on a full run, so that a call
+        // whose last item just filled the run still ends its walk.
+        while self.next.index < end {
             let index = self.next.index;
             if self.next.message_done {
-                if index >= 1 && index < self.plan.associated_data_blocks {
+                let has_item = index >= 1 && index < self.plan.associated_data_blocks;
+                if has_item && run.room() == 0 {
+                    break;
+                }
+                if has_item {
                     // Block `index` of `N ‖ A ‖ 01 ‖ 00…`, past the nonce.
                     let start = index
                         .saturating_mul(P::BLOCK_SIZE)
@@ -587,6 +597,18 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                     message_done: false,
                 };
             } else {
+                let items = if self.sealing && index < self.plan.keystream_blocks {
+                    1
+                } else if index < self.plan.term_blocks {
+                    1usize.saturating_add(usize::from(
+                        self.plan.hold_keystream && index < self.plan.keystream_blocks,
+                    ))
+                } else {
+                    0
+                };
+                if run.room() < items {
+                    break;
+                }
                 if self.sealing && index < self.plan.keystream_blocks {
                     keystream::queue(run, &self.nonce, &self.masks, index);
                 } else if index < self.plan.term_blocks {
