@@ -61,7 +61,6 @@ pub(crate) fn is_short<P: Permutation>(associated_data_len: usize, message_len: 
 }
 
 /// Runs `call` to its end on a run of its own.
-#[cfg_attr(not(target_pointer_width = "64"), inline(always))]
 pub(crate) fn drive<P: Permutation, const N: usize, const W: usize>(call: &mut Call<'_, P, W>) {
     let mut run = Run::<P, N>::new();
     while !call.is_done() {
@@ -116,7 +115,10 @@ fn seal_with<P: Permutation, const N: usize, const W: usize>(
     associated_data: &[u8],
     buffer: InOutBuf<'_, '_, u8>,
 ) -> TagOf<P> {
-    let mut call = Call::<P, W>::seal(expanded_key, nonce, associated_data, buffer);
+    // Started in place: on firmware a call built and returned would be
+    // copied, and its frame counted twice.
+    let mut call = Call::<P, W>::idle(expanded_key);
+    call.begin_seal(expanded_key, nonce, associated_data, buffer);
     drive::<P, N, W>(&mut call);
     call.tag()
 }
@@ -164,7 +166,8 @@ fn open_with<P: Permutation, const N: usize, const W: usize>(
     buffer: InOutBuf<'_, '_, u8>,
     tag: &TagOf<P>,
 ) -> Result<()> {
-    let mut call = Call::<P, W>::open(expanded_key, nonce, associated_data, buffer, tag);
+    let mut call = Call::<P, W>::idle(expanded_key);
+    call.begin_open(expanded_key, nonce, associated_data, buffer, tag);
     // Only the wide batches of 64-bit targets gain from it; firmware keeps
     // the smaller code.
     if cfg!(target_pointer_width = "64") {
@@ -189,11 +192,12 @@ mod tests {
         let nonce = [0; NONCE_SIZE];
         let ad = [0; 5];
         let buffer = data.as_mut_slice().into();
-        let mut call = if sealing {
-            Call::<P, 64>::seal(&key, &nonce, &ad, buffer)
+        let mut call = Call::<P, 64>::idle(&key);
+        if sealing {
+            call.begin_seal(&key, &nonce, &ad, buffer);
         } else {
-            Call::<P, 64>::open(&key, &nonce, &ad, buffer, &tag)
-        };
+            call.begin_open(&key, &nonce, &ad, buffer, &tag);
+        }
         let mut run = Run::<P, N>::new();
         let mut steps = 0;
         while !call.is_done() {

@@ -31,6 +31,7 @@ use super::xor::xor_into;
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
+use zeroize::Zeroize;
 
 /// The call's buffer: the input side until the call may write, then the
 /// output side holding a copy of it (one slice when in place).
@@ -62,17 +63,6 @@ impl<'a> Data<'a> {
         }
     }
 
-    /// The output side (only once [`Self::copy_in`] made it hold the input).
-    fn write(&mut self) -> &mut [u8] {
-        match self {
-            Data::InPlace(data) => data,
-            _ => {
-                debug_assert!(false, "written only after the copy");
-                &mut []
-            }
-        }
-    }
-
     /// `output = input ⊕ keystream` over the block from `start` on, where
     /// `keystream` is already ANDed with `accept`: the plaintext if
     /// `accept` is `0xff`, the output as it was if it is 0.
@@ -87,16 +77,20 @@ impl<'a> Data<'a> {
             Data::Unwritten(buffer) => {
                 // Separate input and output: the output is rewritten with
                 // its own bytes unless the tag matched.
-                for (offset, key) in keystream.iter().enumerate() {
-                    let position = start.saturating_add(offset);
-                    if position >= buffer.len() {
-                        break;
+                let mut plaintext = [0u8; 32];
+                let end = start.saturating_add(keystream.len()).min(buffer.len());
+                let range = start..end;
+                if let Some(input) = buffer.get_in().get(range.clone()) {
+                    for ((p, i), k) in plaintext.iter_mut().zip(input).zip(keystream) {
+                        *p = i ^ k;
                     }
-                    let mut byte = buffer.get(position);
-                    let new = *byte.get_in() ^ key;
-                    let out = byte.get_out();
-                    *out ^= (*out ^ new) & accept;
                 }
+                if let Some(output) = buffer.get_out().get_mut(range) {
+                    for (out, new) in output.iter_mut().zip(&plaintext) {
+                        *out ^= (*out ^ new) & accept;
+                    }
+                }
+                plaintext.zeroize();
             }
             #[cfg(feature = "rayon")]
             Data::ReadOnly(_) => debug_assert!(false, "a read-only part is not written"),
@@ -269,7 +263,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// Starts the call on a message, in place: every field is written
     /// where it is (no call value is built and moved), and what a previous
     /// message left is wiped.
-    #[inline(always)]
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
     fn begin(&mut self, nonce: &[u8; NONCE_SIZE], start: Start<'a, P>) {
         let Start {
             expanded_key,
@@ -308,21 +302,9 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         self.end_phase_if_finished();
     }
 
-    /// Sealing a whole message: encrypts the buffer (input side to output
-    /// side) and computes the tag.
-    pub(crate) fn seal(
-        expanded_key: &'a P::Block,
-        nonce: &[u8; NONCE_SIZE],
-        associated_data: &'a [u8],
-        buffer: InOutBuf<'a, 'a, u8>,
-    ) -> Self {
-        let mut call = Self::idle(expanded_key);
-        call.begin_seal(expanded_key, nonce, associated_data, buffer);
-        call
-    }
-
-    /// [`Self::seal`], in place.
-    #[inline(always)]
+    /// Starts sealing a whole message: encrypts the buffer (input side to
+    /// output side) and computes the tag.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
     pub(crate) fn begin_seal(
         &mut self,
         expanded_key: &'a P::Block,
@@ -347,22 +329,9 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         );
     }
 
-    /// Opening a whole message: verifies `tag` over the input side and,
-    /// only if it matches, decrypts into the output side.
-    pub(crate) fn open(
-        expanded_key: &'a P::Block,
-        nonce: &[u8; NONCE_SIZE],
-        associated_data: &'a [u8],
-        buffer: InOutBuf<'a, 'a, u8>,
-        tag: &'a TagOf<P>,
-    ) -> Self {
-        let mut call = Self::idle(expanded_key);
-        call.begin_open(expanded_key, nonce, associated_data, buffer, tag);
-        call
-    }
-
-    /// [`Self::open`], in place.
-    #[inline(always)]
+    /// Starts opening a whole message: verifies `tag` over the input side
+    /// and, only if it matches, decrypts into the output side.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
     pub(crate) fn begin_open(
         &mut self,
         expanded_key: &'a P::Block,
@@ -501,6 +470,12 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             && self.walk_end() <= MaskWindow::<P, W>::reach_from(0);
     }
 
+    /// Whether opening holds its keystream on the run (64-bit targets
+    /// only, so that firmware links none of it).
+    fn holds_keystream(&self) -> bool {
+        cfg!(target_pointer_width = "64") && self.plan.hold_keystream
+    }
+
     /// Whether the call has finished (sealed, opened or rejected).
     pub(crate) fn is_done(&self) -> bool {
         self.phase == Phase::Done
@@ -537,7 +512,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 if run.room() > 0 {
                     self.sum.queue_final(run, self.expanded_key);
                     self.flight_tag = true;
-                    if !self.sealing && !self.plan.hold_keystream {
+                    if !self.sealing && !self.holds_keystream() {
                         self.queue_keystream(run);
                     }
                 }
@@ -601,7 +576,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                     1
                 } else if index < self.plan.term_blocks {
                     1usize.saturating_add(usize::from(
-                        self.plan.hold_keystream && index < self.plan.keystream_blocks,
+                        self.holds_keystream() && index < self.plan.keystream_blocks,
                     ))
                 } else {
                     0
@@ -614,7 +589,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 } else if index < self.plan.term_blocks {
                     // Opening, or sealing's last term that is padding only.
                     self.queue_ciphertext_term(run, index);
-                    if self.plan.hold_keystream && index < self.plan.keystream_blocks {
+                    if self.holds_keystream() && index < self.plan.keystream_blocks {
                         keystream::queue(run, &self.nonce, &self.masks, index);
                     }
                 }
@@ -687,11 +662,8 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 };
             } else {
                 if sealing && index < self.plan.keystream_blocks {
-                    let start = index.saturating_mul(P::BLOCK_SIZE);
-                    let data = self.data.write();
-                    let end = start.saturating_add(P::BLOCK_SIZE).min(data.len());
-                    if let (Some(result), Some(block)) = (run.take(), data.get_mut(start..end)) {
-                        keystream::apply(block, result, &self.masks, index);
+                    if let Some(keystream) = run.take_mut() {
+                        self.apply_keystream(keystream, index, 0xff);
                     }
                     // Its tag term goes into the next step.
                     self.pending_end = index.saturating_add(1);
@@ -699,7 +671,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                     if let Some(result) = run.take() {
                         self.sum.add(result.as_ref());
                     }
-                    if self.plan.hold_keystream && index < self.plan.keystream_blocks {
+                    if self.holds_keystream() && index < self.plan.keystream_blocks {
                         run.take();
                         run.hold_taken();
                     }
@@ -723,7 +695,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 // depends on the verdict.
                 self.accept = tag::accept_mask::<P>(&mut expected, received);
                 self.phase = Phase::Keystream;
-                if self.plan.hold_keystream {
+                if self.holds_keystream() {
                     self.apply_held_keystream(run);
                 }
             }
@@ -736,9 +708,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         self.masks.prepare(0, blocks);
         for index in 0..blocks {
             if let Some(keystream) = run.held_mut(index) {
-                keystream::finish_masked(keystream, &self.masks, index, self.accept);
-                let start = index.saturating_mul(P::BLOCK_SIZE);
-                self.data.xor_block(start, keystream.as_ref(), self.accept);
+                self.apply_keystream(keystream, index, self.accept);
             }
         }
         run.release_held();
@@ -753,13 +723,20 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// a branch on the verdict.
     fn take_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
         for index in self.flight_from.index..self.next.index {
-            let Some(keystream) = run.take_mut() else {
-                continue;
-            };
-            keystream::finish_masked(keystream, &self.masks, index, self.accept);
-            let start = index.saturating_mul(P::BLOCK_SIZE);
-            self.data.xor_block(start, keystream.as_ref(), self.accept);
+            if let Some(keystream) = run.take_mut() {
+                self.apply_keystream(keystream, index, self.accept);
+            }
         }
+    }
+
+    /// Keystream block `index` from its permutation result (the run state,
+    /// used as scratch space) into the message: the output becomes
+    /// `input ⊕ keystream` where `accept` is `0xff` (sealing, or a tag
+    /// that matched), and stays as it was where it is 0.
+    fn apply_keystream(&mut self, permuted: &mut P::Block, index: usize, accept: u8) {
+        keystream::finish_masked(permuted, &self.masks, index, accept);
+        let start = index.saturating_mul(P::BLOCK_SIZE);
+        self.data.xor_block(start, permuted.as_ref(), accept);
     }
 
     /// Moves to the next phase once nothing is left of this one.

@@ -31,26 +31,6 @@ pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
     );
 }
 
-/// `block ^= P(…) ⊕ mask_j ⊕ mask_{j+1}`, keystream block `index` applied
-/// (the last block of a message is shorter: the rest is cut off).
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-pub(super) fn apply<P: Permutation, const W: usize>(
-    block: &mut [u8],
-    permuted: &P::Block,
-    masks: &MaskWindow<P, W>,
-    index: usize,
-) {
-    xor_words(
-        block,
-        true,
-        [
-            permuted.as_ref(),
-            masks.mask(index),
-            masks.mask(index.saturating_add(1)),
-        ],
-    );
-}
-
 /// Turns `permuted`, keystream block `index`'s permutation result, into
 /// the keystream block `P(…) ⊕ mask_j ⊕ mask_{j+1}` ANDed with `accept`
 /// (opening's verdict mask: `0xff` or 0).

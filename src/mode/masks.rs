@@ -99,9 +99,16 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     /// Moves the bytes from stream index `oldest` on to the front.
     fn slide_to(&mut self, oldest: usize) {
         let shift = oldest.saturating_sub(self.base);
-        self.bytes
-            .copy_within(shift.min(self.filled)..self.filled, 0);
-        self.filled = self.filled.saturating_sub(shift);
+        let kept = self.filled.saturating_sub(shift);
+        // Ascending, so right where the bytes kept overlap their new place
+        // (a byte loop: `copy_within` would link a panic into firmware).
+        for to in 0..kept {
+            let byte = self.bytes.get(to.saturating_add(shift)).copied();
+            if let (Some(slot), Some(byte)) = (self.bytes.get_mut(to), byte) {
+                *slot = byte;
+            }
+        }
+        self.filled = kept;
         self.base = oldest;
     }
 
