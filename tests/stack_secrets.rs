@@ -36,7 +36,9 @@ use core::hint::black_box;
 use core::mem::MaybeUninit;
 use elephant_aead::aead::inout::InOutBuf;
 use elephant_aead::aead::{AeadInOut, KeyInit, Nonce, Tag};
-use elephant_aead::{Delirium, Dumbo, Jumbo};
+use elephant_aead::{
+    Delirium, Dumbo, Elephant, Jumbo, Keccak200, Permutation, Spongent160, Spongent176, batch,
+};
 use std::collections::HashMap;
 
 /// Bytes of stack painted and read back below the probing frame: several
@@ -50,6 +52,11 @@ const _: () = assert!(REGION % 4096 == 0);
 const SCRUB_SHORT: usize = 6 * 1024;
 const SCRUB_SHORT_DELIRIUM: usize = 3 * 1024;
 const SCRUB_LONG: usize = 32 * 1024;
+
+/// The depths `src/scrub.rs` clears after a multi-message call of up to 16
+/// packets and of more (kept equal to its `SMALL_BATCH` and `LARGE_BATCH`).
+const SCRUB_SMALL_BATCH: usize = 16 * 1024;
+const SCRUB_LARGE_BATCH: usize = 128 * 1024;
 
 /// Length of the windows searched for: long enough that a chance match in
 /// 192 KiB is out of the question (2^-64 per position and window).
@@ -442,6 +449,143 @@ fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usi
     (cases, failures)
 }
 
+/// Multi-message calls (`batch::seal`, `batch::open` with some packets
+/// rejected) of `count` packets: how deep they go, and what they leave.
+/// The secrets searched: every packet's `L`, and all the secrets of the
+/// first few packets; for opening, also the plaintext of the rejected ones.
+#[cfg(target_arch = "x86_64")]
+fn check_batches<P: Permutation>(instance: Instance, count: usize) -> Vec<String> {
+    let mut region = vec![0u8; REGION];
+    let mut failures = Vec::new();
+    let lengths = [16, 0, 100, 1500, 40];
+    let packets: Vec<_> = (0..count as u64)
+        .map(|i| {
+            let key: [u8; 16] = bytes(i ^ 0x1000, 16).try_into().unwrap();
+            let nonce: [u8; 12] = bytes(i ^ 0x2000, 12).try_into().unwrap();
+            let ad = bytes(i ^ 0x3000, 5);
+            let plaintext = bytes(i ^ 0x4000, lengths[i as usize % lengths.len()]);
+            let sealed = reference_encrypt(instance, &key, &nonce, &ad, &plaintext);
+            (key, nonce, ad, plaintext, sealed)
+        })
+        .collect();
+    let mut secrets = Vec::new();
+    for (i, (key, nonce, ad, plaintext, sealed)) in packets.iter().enumerate() {
+        let call = call_secrets(instance, key, nonce, ad, &sealed[..plaintext.len()]);
+        if i < 8 {
+            // The tag block without the tag itself, which is output.
+            let tag_block = call.last().unwrap().bytes[instance.tag_size()..].to_vec();
+            secrets.extend(call.into_iter().take_while(|s| !s.name.starts_with("tag block")));
+            secrets.push(Secret {
+                name: format!("packet {i}: tag block past the tag"),
+                bytes: tag_block,
+            });
+        } else {
+            secrets.extend(call.into_iter().filter(|s| s.name == "L"));
+        }
+    }
+    let ciphers: Vec<Elephant<P>> = packets
+        .iter()
+        .map(|(key, ..)| Elephant::<P>::new_from_slice(key).unwrap())
+        .collect();
+    let nonces: Vec<Nonce<Elephant<P>>> = packets
+        .iter()
+        .map(|(_, nonce, ..)| Nonce::<Elephant<P>>::try_from(&nonce[..]).unwrap())
+        .collect();
+    let bound = if count <= 16 {
+        SCRUB_SMALL_BATCH
+    } else {
+        SCRUB_LARGE_BATCH
+    };
+    for opening in [false, true] {
+        let mut buffers: Vec<Vec<u8>> = packets
+            .iter()
+            .map(|(_, _, _, plaintext, sealed)| {
+                if opening {
+                    sealed[..plaintext.len()].to_vec()
+                } else {
+                    plaintext.clone()
+                }
+            })
+            .collect();
+        let mut tags: Vec<Tag<Elephant<P>>> = packets
+            .iter()
+            .map(|(_, _, _, plaintext, sealed)| {
+                Tag::<Elephant<P>>::try_from(&sealed[plaintext.len()..]).unwrap()
+            })
+            .collect();
+        let mut searched: Vec<&Secret> = secrets.iter().collect();
+        let rejected: Vec<Secret>;
+        if opening {
+            // Every fifth packet's tag is wrong: its plaintext must not
+            // appear anywhere.
+            for tag in tags.iter_mut().step_by(5) {
+                tag[0] ^= 1;
+            }
+            rejected = packets
+                .iter()
+                .enumerate()
+                .step_by(5)
+                .filter(|(_, packet)| packet.3.len() >= 8)
+                .map(|(i, packet)| Secret {
+                    name: format!("packet {i}: rejected plaintext"),
+                    bytes: packet.3.clone(),
+                })
+                .collect();
+            searched.extend(&rejected);
+        }
+        let secrets_now: Vec<Secret> = searched
+            .iter()
+            .map(|s| Secret {
+                name: s.name.clone(),
+                bytes: s.bytes.clone(),
+            })
+            .collect();
+        for paint_byte in [0, 0xC3] {
+            let mut work = buffers.clone();
+            let mut work_tags = tags.clone();
+            let mut call = || {
+                let mut list: Vec<batch::Packet<'_, P>> = ciphers
+                    .iter()
+                    .zip(&nonces)
+                    .zip(&packets)
+                    .zip(work.iter_mut().zip(work_tags.iter_mut()))
+                    .map(|(((cipher, nonce), packet), (buffer, tag))| {
+                        batch::Packet::new(cipher, nonce, &packet.2, buffer, tag)
+                    })
+                    .collect();
+                let result = if opening {
+                    batch::open(black_box(&mut list))
+                } else {
+                    batch::seal(black_box(&mut list))
+                };
+                black_box(result).ok();
+            };
+            probe(paint_byte, &mut region, &mut call);
+            let what = if opening { "batch::open" } else { "batch::seal" };
+            if paint_byte == 0 {
+                for hit in find(&region, &secrets_now) {
+                    failures.push(format!(
+                        "{instance:?} {what} of {count}: {} at depth {} B",
+                        hit.name, hit.depth
+                    ));
+                }
+            } else {
+                let touched = depth(&region, paint_byte);
+                println!("depth: {instance:?} {what} of {count} packets: {touched} B");
+                if touched > bound + 1024 {
+                    failures.push(format!(
+                        "{instance:?} {what} of {count}: the call used {touched} B of stack, \
+                         more than the {bound} B the library clears after it"
+                    ));
+                }
+            }
+            buffers = work;
+            let _ = &mut tags;
+        }
+    }
+    failures
+}
+
 /// Key setup and clone: what they leave (the key `K` and `L`).
 #[cfg(target_arch = "x86_64")]
 fn report_key_setup() -> Vec<String> {
@@ -494,6 +638,13 @@ fn no_secret_is_left_in_dead_stack() {
     ] {
         cases += count;
         failures.extend(lines);
+    }
+    // Multi-message calls, in the small and the large wave.
+    for count in [5, 300] {
+        failures.extend(check_batches::<Spongent160>(Instance::Dumbo, count));
+        failures.extend(check_batches::<Spongent176>(Instance::Jumbo, count));
+        failures.extend(check_batches::<Keccak200>(Instance::Delirium, count));
+        cases += 6;
     }
     // Key setup and clone (Dumbo): clean too since the key expansion got
     // its own frame and scrub.
