@@ -18,7 +18,7 @@
 
 use elephant_aead::batch::{self, Packet};
 use elephant_aead::{
-    AeadInOut, Elephant, KeyInit, Keccak200, Nonce, Permutation, Spongent160, Spongent176, Tag,
+    AeadInOut, Elephant, Keccak200, KeyInit, Nonce, Permutation, Spongent160, Spongent176, Tag,
 };
 use proptest::prelude::*;
 
@@ -154,7 +154,12 @@ fn check_mix<P: Permutation>(inputs: &mut [Input<P>], tampers: &[Tamper]) {
             Packet::new(&input.cipher, &input.nonce, &input.ad, buffer, tag)
         })
         .collect();
-    assert_eq!(batch::open(&mut packets).is_ok(), all_good, "{}", P::INSTANCE);
+    assert_eq!(
+        batch::open(&mut packets).is_ok(),
+        all_good,
+        "{}",
+        P::INSTANCE
+    );
     for (i, packet) in packets.iter().enumerate() {
         let good = tampers[i] == Tamper::None;
         assert_eq!(
@@ -168,9 +173,19 @@ fn check_mix<P: Permutation>(inputs: &mut [Input<P>], tampers: &[Tamper]) {
     drop(packets);
     for (i, input) in inputs.iter().enumerate() {
         if tampers[i] == Tamper::None {
-            assert_eq!(buffers[i], input.message, "{} packet {i}: plaintext", P::INSTANCE);
+            assert_eq!(
+                buffers[i],
+                input.message,
+                "{} packet {i}: plaintext",
+                P::INSTANCE
+            );
         } else {
-            assert_eq!(buffers[i], sent[i], "{} packet {i}: rejected, yet written", P::INSTANCE);
+            assert_eq!(
+                buffers[i],
+                sent[i],
+                "{} packet {i}: rejected, yet written",
+                P::INSTANCE
+            );
         }
     }
 }
@@ -279,9 +294,12 @@ fn a_new_packet_has_no_outcome_yet() {
     assert!(packet.outcome().is_err());
 }
 
+/// One packet's key, nonce, AD and message, as proptest makes them.
+type Drawn = ([u8; 16], [u8; 12], Vec<u8>, Vec<u8>);
+
 /// A mix for the properties: up to 40 packets of up to 300 B, AD up to
 /// 40 B.
-fn small_mix() -> impl Strategy<Value = Vec<([u8; 16], [u8; 12], Vec<u8>, Vec<u8>)>> {
+fn small_mix() -> impl Strategy<Value = Vec<Drawn>> {
     prop::collection::vec(
         (
             any::<[u8; 16]>(),
@@ -293,7 +311,7 @@ fn small_mix() -> impl Strategy<Value = Vec<([u8; 16], [u8; 12], Vec<u8>, Vec<u8
     )
 }
 
-fn inputs_of<P: Permutation>(mix: &[([u8; 16], [u8; 12], Vec<u8>, Vec<u8>)]) -> Vec<Input<P>> {
+fn inputs_of<P: Permutation>(mix: &[Drawn]) -> Vec<Input<P>> {
     mix.iter()
         .map(|(key, nonce, ad, message)| Input {
             cipher: Elephant::<P>::new(&(*key).into()),

@@ -474,7 +474,10 @@ fn check_batches<P: Permutation>(instance: Instance, count: usize) -> Vec<String
         if i < 8 {
             // The tag block without the tag itself, which is output.
             let tag_block = call.last().unwrap().bytes[instance.tag_size()..].to_vec();
-            secrets.extend(call.into_iter().take_while(|s| !s.name.starts_with("tag block")));
+            secrets.extend(
+                call.into_iter()
+                    .take_while(|s| !s.name.starts_with("tag block")),
+            );
             secrets.push(Secret {
                 name: format!("packet {i}: tag block past the tag"),
                 bytes: tag_block,
@@ -561,7 +564,11 @@ fn check_batches<P: Permutation>(instance: Instance, count: usize) -> Vec<String
                 black_box(result).ok();
             };
             probe(paint_byte, &mut region, &mut call);
-            let what = if opening { "batch::open" } else { "batch::seal" };
+            let what = if opening {
+                "batch::open"
+            } else {
+                "batch::seal"
+            };
             if paint_byte == 0 {
                 for hit in find(&region, &secrets_now) {
                     failures.push(format!(
