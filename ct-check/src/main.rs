@@ -16,7 +16,10 @@
 use core::arch::asm;
 use core::ffi::c_void;
 use elephant_aead::aead::{AeadInOut, KeyInit, Nonce, Tag};
-use elephant_aead::{Delirium, Dumbo, Jumbo};
+use elephant_aead::batch::{self, Packet};
+use elephant_aead::{
+    Delirium, Dumbo, Elephant, Jumbo, Keccak200, Permutation, Spongent160, Spongent176,
+};
 use std::process::ExitCode;
 
 /// Memcheck's client requests: `VG_USERREQ_TOOL_BASE('M', 'C')` plus an index.
@@ -124,6 +127,86 @@ fn check<C: AeadInOut + KeyInit>(message_lens: &[usize], ad_lens: &[usize]) -> u
     cases
 }
 
+/// The multi-message calls: a mix of packets (several keys, lengths and
+/// AD lengths) sealed in one call, then opened in one call with some tags
+/// wrong, every secret marked; returns how many packets ran.
+fn check_batch<P: Permutation>(count: usize) -> usize {
+    let lengths = [0usize, 16, 100, 1500, 21];
+    let keys: Vec<[u8; 16]> = (0..count).map(|i| [0x5a ^ (i as u8); 16]).collect();
+    for key in &keys {
+        secret(key);
+    }
+    let ciphers: Vec<Elephant<P>> = keys
+        .iter()
+        .map(|key| Elephant::<P>::new(&(*key).into()))
+        .collect();
+    for cipher in &ciphers {
+        secret(cipher);
+    }
+    let nonces: Vec<Nonce<Elephant<P>>> = (0..count)
+        .map(|i| Nonce::<Elephant<P>>::from([i as u8; 12]))
+        .collect();
+    let ads: Vec<Vec<u8>> = (0..count).map(|i| vec![0x33; 5 * (i % 2)]).collect();
+    let plaintexts: Vec<Vec<u8>> = (0..count)
+        .map(|i| vec![0xa7 ^ (i as u8); lengths[i % lengths.len()]])
+        .collect();
+    let mut buffers = plaintexts.clone();
+    for buffer in &buffers {
+        secret(buffer.as_slice());
+    }
+    let mut tags = vec![Tag::<Elephant<P>>::default(); count];
+    let mut list = packets(&ciphers, &nonces, &ads, &mut buffers, &mut tags);
+    let sealed = batch::seal(&mut list);
+    public(&sealed);
+    assert!(sealed.is_ok());
+    drop(list);
+    // Ciphertexts and tags go on the wire: public from here on.
+    for (buffer, tag) in buffers.iter().zip(&tags) {
+        public(buffer.as_slice());
+        public(tag);
+    }
+    let ciphertexts = buffers.clone();
+
+    // Every third tag wrong: those packets are rejected, the others opened.
+    for tag in tags.iter_mut().step_by(3) {
+        tag[0] ^= 1;
+    }
+    let mut list = packets(&ciphers, &nonces, &ads, &mut buffers, &mut tags);
+    let opened = batch::open(&mut list);
+    public(&opened);
+    let outcomes: Vec<bool> = list.iter().map(|packet| packet.outcome().is_ok()).collect();
+    public(outcomes.as_slice());
+    drop(list);
+    assert!(opened.is_err());
+    for (i, buffer) in buffers.iter().enumerate() {
+        public(buffer.as_slice());
+        let expected = if i % 3 == 0 {
+            &ciphertexts[i]
+        } else {
+            &plaintexts[i]
+        };
+        assert!(outcomes[i] == (i % 3 != 0) && buffer == expected);
+    }
+    count
+}
+
+/// The packets of one multi-message call.
+fn packets<'a, P: Permutation>(
+    ciphers: &'a [Elephant<P>],
+    nonces: &'a [Nonce<Elephant<P>>],
+    ads: &'a [Vec<u8>],
+    buffers: &'a mut [Vec<u8>],
+    tags: &'a mut [Tag<Elephant<P>>],
+) -> Vec<Packet<'a, P>> {
+    ciphers
+        .iter()
+        .zip(nonces)
+        .zip(ads)
+        .zip(buffers.iter_mut().zip(tags.iter_mut()))
+        .map(|(((cipher, nonce), ad), (buffer, tag))| Packet::new(cipher, nonce, ad, buffer, tag))
+        .collect()
+}
+
 /// A deliberate leak: branches on a secret byte. `bash ct-check/run` expects
 /// memcheck to report it, which shows that the marking above really works.
 fn leak_on_purpose() {
@@ -154,5 +237,13 @@ fn main() -> ExitCode {
         + check::<Jumbo>(&message_lens, &ad_lens)
         + check::<Delirium>(&message_lens, &ad_lens);
     println!("ct-check: {cases} encrypt/decrypt/reject cases ran with secrets marked undefined");
+    // The multi-message calls, in the small (up to 16) and the large wave.
+    let mut packets = 0;
+    for count in [7, 40] {
+        packets += check_batch::<Spongent160>(count)
+            + check_batch::<Spongent176>(count)
+            + check_batch::<Keccak200>(count);
+    }
+    println!("ct-check: {packets} packets sealed and opened in multi-message calls");
     ExitCode::SUCCESS
 }
