@@ -7,8 +7,11 @@
 //! and the real-world sizes of the CAESAR software benchmarking study (5 B of
 //! AD; 1, 16, 557, 1500 and 16384 B and 1 MiB messages).
 //!
+//! Then many messages, each with its own key, in one multi-message call
+//! (`batch::seal`, `batch::open`) against the other ciphers one at a time.
+//!
 //! Run everything with `cargo bench`, or a part with a filter, e.g.
-//! `cargo bench -- "AD 5 B/.*/1500"`.
+//! `cargo bench -- "AD 5 B/.*/1500"` or `cargo bench -- "many messages"`.
 
 // Benchmarks fail by panicking, like tests; filler bytes truncate on purpose;
 // criterion's macros generate undocumented functions.
@@ -28,9 +31,11 @@ use criterion::{
     BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
 };
 use elephant_aead::aead::inout::InOutBuf;
-use elephant_aead::aead::{AeadInOut, KeyInit, Nonce};
+use elephant_aead::aead::{AeadInOut, KeyInit, Nonce, Tag};
 use elephant_aead::permutation::{keccak_f200, spongent_pi_160, spongent_pi_176};
-use elephant_aead::{Delirium, Dumbo, Jumbo, Keccak200, Permutation, Spongent160, Spongent176};
+use elephant_aead::{
+    Delirium, Dumbo, Jumbo, Keccak200, Permutation, Spongent160, Spongent176, batch,
+};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -265,11 +270,158 @@ fn real_world_sizes(c: &mut Criterion) {
     );
 }
 
+/// Packet sizes and batch sizes of the multi-message benchmarks (5 B AD).
+const MANY_SIZES: [usize; 3] = [16, 64, 1500];
+const MANY_COUNTS: [usize; 4] = [1, 16, 256, 4096];
+
+/// `count` packets of `size` bytes, each with its own key, nonce and 5 B of
+/// AD: keys, buffers and tags made outside the timed part.
+struct Packets<C: KeyInit + AeadInOut> {
+    ciphers: Vec<C>,
+    nonces: Vec<Nonce<C>>,
+    ads: Vec<[u8; 5]>,
+    buffers: Vec<Vec<u8>>,
+    tags: Vec<Tag<C>>,
+}
+
+impl<C: KeyInit + AeadInOut> Packets<C> {
+    fn new(count: usize, size: usize) -> Self {
+        let ciphers = (0..count)
+            .map(|i| C::new_from_slice(&filler(C::key_size(), i as u8)).unwrap())
+            .collect();
+        let nonce_len = Nonce::<C>::default().len();
+        let nonces = (0..count)
+            .map(|i| {
+                Nonce::<C>::try_from(&filler(nonce_len, (i >> 8) as u8 ^ i as u8)[..]).unwrap()
+            })
+            .collect();
+        Self {
+            ciphers,
+            nonces,
+            ads: (0..count).map(|i| [i as u8; 5]).collect(),
+            buffers: (0..count).map(|i| filler(size, i as u8)).collect(),
+            tags: vec![Default::default(); count],
+        }
+    }
+
+    /// Every packet sealed with the single-message call, one after another.
+    fn seal_one_at_a_time(&mut self) {
+        for (((cipher, nonce), ad), (buffer, tag)) in self
+            .ciphers
+            .iter()
+            .zip(&self.nonces)
+            .zip(&self.ads)
+            .zip(self.buffers.iter_mut().zip(self.tags.iter_mut()))
+        {
+            *tag = cipher
+                .encrypt_inout_detached(nonce, ad, buffer.as_mut_slice().into())
+                .unwrap();
+        }
+    }
+}
+
+impl<P: Permutation> Packets<elephant_aead::Elephant<P>> {
+    /// The packets of one multi-message call.
+    fn list(&mut self) -> Vec<batch::Packet<'_, P>> {
+        self.ciphers
+            .iter()
+            .zip(&self.nonces)
+            .zip(&self.ads)
+            .zip(self.buffers.iter_mut().zip(self.tags.iter_mut()))
+            .map(|(((cipher, nonce), ad), (buffer, tag))| {
+                batch::Packet::new(cipher, nonce, ad, buffer, tag)
+            })
+            .collect()
+    }
+}
+
+/// Many packets, each with its own key: `batch::seal` for the Elephants
+/// against ChaCha20-Poly1305, Ascon-AEAD128 and Elephant's own
+/// single-message call, each packet on its own; then `batch::open`.
+/// Throughput is the packets' bytes, so per-packet time is the reported
+/// time over the count (the BenchmarkId's parameter).
+fn many_messages(c: &mut Criterion) {
+    fn batch_seal<P: Permutation>(
+        group: &mut BenchmarkGroup<'_, WallTime>,
+        name: &str,
+        count: usize,
+        size: usize,
+    ) {
+        let mut packets = Packets::<elephant_aead::Elephant<P>>::new(count, size);
+        group.bench_function(BenchmarkId::new(name, count), |b| {
+            b.iter(|| {
+                // Building the list is part of the call a user makes.
+                let mut list = packets.list();
+                batch::seal(black_box(&mut list)).unwrap();
+            });
+        });
+    }
+    fn one_at_a_time<C: KeyInit + AeadInOut>(
+        group: &mut BenchmarkGroup<'_, WallTime>,
+        name: &str,
+        count: usize,
+        size: usize,
+    ) {
+        let mut packets = Packets::<C>::new(count, size);
+        group.bench_function(BenchmarkId::new(name, count), |b| {
+            b.iter(|| packets.seal_one_at_a_time());
+        });
+    }
+    fn batch_open<P: Permutation>(
+        group: &mut BenchmarkGroup<'_, WallTime>,
+        name: &str,
+        count: usize,
+        size: usize,
+    ) {
+        let mut packets = Packets::<elephant_aead::Elephant<P>>::new(count, size);
+        let mut list = packets.list();
+        batch::seal(&mut list).unwrap();
+        drop(list);
+        let sealed = packets.buffers.clone();
+        group.bench_function(BenchmarkId::new(name, count), |b| {
+            b.iter(|| {
+                // Restoring the ciphertexts (a copy of count × size bytes)
+                // is timed too; it is small next to the opening.
+                for (buffer, ciphertext) in packets.buffers.iter_mut().zip(&sealed) {
+                    buffer.copy_from_slice(ciphertext);
+                }
+                let mut list = packets.list();
+                batch::open(black_box(&mut list)).unwrap();
+            });
+        });
+    }
+
+    for size in MANY_SIZES {
+        let mut group = c.benchmark_group(format!("many messages/{size} B"));
+        configure(&mut group);
+        for count in MANY_COUNTS {
+            group.throughput(Throughput::Bytes((count * size) as u64));
+            batch_seal::<Spongent160>(&mut group, "Dumbo", count, size);
+            batch_seal::<Spongent176>(&mut group, "Jumbo", count, size);
+            batch_seal::<Keccak200>(&mut group, "Delirium", count, size);
+            one_at_a_time::<AsconAead128>(&mut group, "Ascon-AEAD128", count, size);
+            one_at_a_time::<ChaCha20Poly1305>(&mut group, "ChaCha20Poly1305", count, size);
+            one_at_a_time::<Dumbo>(&mut group, "Dumbo one at a time", count, size);
+        }
+        group.finish();
+    }
+    let mut group = c.benchmark_group("many messages open/16 B");
+    configure(&mut group);
+    for count in [256, 4096] {
+        group.throughput(Throughput::Bytes((count * 16) as u64));
+        batch_open::<Spongent160>(&mut group, "Dumbo", count, 16);
+        batch_open::<Spongent176>(&mut group, "Jumbo", count, 16);
+        batch_open::<Keccak200>(&mut group, "Delirium", count, 16);
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     permutations,
     keccak_batches,
     real_world_sizes,
-    seed_sizes
+    seed_sizes,
+    many_messages
 );
 criterion_main!(benches);

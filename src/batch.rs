@@ -49,8 +49,9 @@
 //! ```
 
 use crate::mode::batch::{Message, TagSlot, drive_all};
-use crate::mode::{check_lengths, tag};
-use crate::{Elephant, Nonce, Permutation, Tag, scrub};
+use crate::mode::{check_lengths, tag, window_for};
+use crate::scrub::{self, Wave};
+use crate::{Elephant, Nonce, Permutation, Tag};
 use aead::{Error, Result};
 use core::fmt;
 
@@ -126,7 +127,7 @@ impl<P: Permutation> fmt::Debug for Packet<'_, P> {
 /// packet is left as it was, and the others are sealed.
 ///
 /// Stack: on 64-bit targets about 100 KiB for more than 16 packets (256
-/// messages in flight on a 256-block run) and 8 KiB for up to 16; on
+/// messages in flight on a 256-block run) and 28 KiB for up to 16; on
 /// 32-bit targets one message at a time, about as deep as a
 /// single-message call. It is cleared before the call returns.
 pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
@@ -160,6 +161,19 @@ fn run_all<'p, P: Permutation>(
     slot: impl Fn(&'p mut Tag<Elephant<P>>) -> TagSlot<'p, P>,
 ) -> (u8, bool) {
     let count = packets.len();
+    // Every packet's blocks, keystream and tag terms (public lengths).
+    let blocks = packets.iter().fold(0usize, |sum, packet| {
+        let bytes = packet
+            .buffer
+            .len()
+            .saturating_add(packet.associated_data.len());
+        sum.saturating_add(
+            bytes
+                .div_ceil(P::BLOCK_SIZE)
+                .saturating_mul(2)
+                .saturating_add(2),
+        )
+    });
     let mut lengths_ok = true;
     let messages = packets.iter_mut().filter_map(|packet| {
         let Packet {
@@ -181,29 +195,49 @@ fn run_all<'p, P: Permutation>(
             outcome,
         })
     });
-    let accept = drive(count, messages);
+    let accept = drive(count, blocks, messages);
     (accept, lengths_ok)
 }
 
-/// Messages in flight at once and run length for up to `SMALL_WAVE`
-/// packets: a small frame (and a small stack scrub) for a call that
-/// cannot fill more.
+/// Messages in flight at once for up to this many packets: few calls,
+/// each with a mask window for half a run, so that a few long messages
+/// still fill the run as a single-message call does.
 const SMALL_WAVE: usize = 16;
-const SMALL_RUN: usize = 32;
+const SMALL_WINDOW: usize = window_for(RUN / 2);
 
-/// Messages in flight at once and run length for more packets: enough
-/// 16-byte messages to fill the widest batch backend.
+/// Few packets whose blocks all fit in one run of this length: a short
+/// run (and a shallow stack to clear), as a short single-message call.
+const SHORT_RUN: usize = 32;
+
+/// Messages in flight at once for more packets (enough 16-byte messages to
+/// fill the widest batch backend), each with a window for 16 blocks a step
+/// (its slot stays small; the other messages fill the run).
 const WAVE: usize = 256;
+const WINDOW: usize = window_for(16);
+
+/// The run all messages in flight share.
 const RUN: usize = crate::mode::RUN_BLOCKS;
 
 /// Runs the messages of `count` packets, in a frame whose stack is
 /// cleared afterwards; returns the AND of their accept masks.
-fn drive<'p, P: Permutation>(count: usize, messages: impl Iterator<Item = Message<'p, P>>) -> u8 {
+fn drive<'p, P: Permutation>(
+    count: usize,
+    blocks: usize,
+    messages: impl Iterator<Item = Message<'p, P>>,
+) -> u8 {
     if cfg!(not(target_pointer_width = "64")) {
-        scrub::batch(false, || drive_all::<P, 1, 1>(messages))
+        scrub::batch(Wave::Small, || {
+            drive_all::<P, 1, 1, { window_for(1) }>(messages)
+        })
+    } else if count <= SMALL_WAVE && blocks <= SHORT_RUN {
+        scrub::batch(Wave::Short, || {
+            drive_all::<P, SMALL_WAVE, SHORT_RUN, { window_for(SHORT_RUN) }>(messages)
+        })
     } else if count <= SMALL_WAVE {
-        scrub::batch(false, || drive_all::<P, SMALL_WAVE, SMALL_RUN>(messages))
+        scrub::batch(Wave::Small, || {
+            drive_all::<P, SMALL_WAVE, RUN, SMALL_WINDOW>(messages)
+        })
     } else {
-        scrub::batch(true, || drive_all::<P, WAVE, RUN>(messages))
+        scrub::batch(Wave::Large, || drive_all::<P, WAVE, RUN, WINDOW>(messages))
     }
 }

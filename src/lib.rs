@@ -27,6 +27,9 @@
 //! - Failures: every error is the opaque [`Error`]; a rejected decryption
 //!   leaves the buffer as it was.
 //! - Limits per call: [`MAX_MESSAGE_LEN`] and [`MAX_ASSOCIATED_DATA_LEN`].
+//! - Many messages in one call, each with its own key, nonce and AD, their
+//!   permutations batched together (for gateways and servers):
+//!   [`batch::seal`] and [`batch::open`] over [`batch::Packet`]s.
 //! - The bare permutations, as `const fn`s: [`permutation`].
 //! - The traits and sizes re-exported from `aead`, as chacha20poly1305 does:
 //!   [`AeadCore`], [`AeadInOut`], [`KeyInit`], [`KeySizeUser`], [`consts`],

@@ -160,11 +160,27 @@ fn permute_in_own_frame<P: Permutation>(block: &mut P::Block) {
     P::permute(block);
 }
 
-/// Bytes cleared after a multi-message call on 64-bit targets, with up to
-/// 16 packets in flight (`small`) or 256 (measured: see
-/// `tests/stack_secrets.rs`).
-const SMALL_BATCH: usize = 16 * 1024;
+/// Bytes cleared after a multi-message call on 64-bit targets: a few short
+/// packets on a 32-block run (measured at most 8.2 KiB), up to 16
+/// packets on a full run (measured at most 27.6 KiB, Jumbo, AVX-512
+/// Spongent kernel), or 256 in flight (measured at most 101 KiB: the 256
+/// calls take about 85 KiB). `tests/stack_secrets.rs` checks that no call
+/// goes deeper.
+const SHORT_BATCH: usize = 12 * 1024;
+const SMALL_BATCH: usize = 40 * 1024;
 const LARGE_BATCH: usize = 128 * 1024;
+
+/// Which scheduler configuration a multi-message call ran (public: it
+/// depends on the packet count and lengths only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wave {
+    /// Up to 16 packets whose blocks fit in a 32-block run.
+    Short,
+    /// Up to 16 packets.
+    Small,
+    /// More.
+    Large,
+}
 
 /// Bytes cleared after a multi-message call on 32-bit targets (one
 /// message at a time: the depth of a single-message call, and the calls
@@ -174,14 +190,16 @@ const BATCH_32: usize = 2 * 1024;
 /// Runs `work`, a multi-message call's scheduler, in a frame of its own,
 /// then clears the stack it used.
 #[inline(always)]
-pub(crate) fn batch<R>(large: bool, work: impl FnOnce() -> R) -> R {
+pub(crate) fn batch<R>(wave: Wave, work: impl FnOnce() -> R) -> R {
     let result = run_in_own_frame(work);
     if cfg!(not(target_pointer_width = "64")) {
         zero_stack::<BATCH_32>();
-    } else if large {
-        zero_stack::<LARGE_BATCH>();
     } else {
-        zero_stack::<SMALL_BATCH>();
+        match wave {
+            Wave::Short => zero_stack::<SHORT_BATCH>(),
+            Wave::Small => zero_stack::<SMALL_BATCH>(),
+            Wave::Large => zero_stack::<LARGE_BATCH>(),
+        }
     }
     result
 }

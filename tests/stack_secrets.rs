@@ -53,9 +53,11 @@ const SCRUB_SHORT: usize = 6 * 1024;
 const SCRUB_SHORT_DELIRIUM: usize = 3 * 1024;
 const SCRUB_LONG: usize = 32 * 1024;
 
-/// The depths `src/scrub.rs` clears after a multi-message call of up to 16
-/// packets and of more (kept equal to its `SMALL_BATCH` and `LARGE_BATCH`).
-const SCRUB_SMALL_BATCH: usize = 16 * 1024;
+/// The depths `src/scrub.rs` clears after a multi-message call of a few
+/// short packets, of up to 16 packets and of more (kept equal to its
+/// `SHORT_BATCH`, `SMALL_BATCH` and `LARGE_BATCH`).
+const SCRUB_SHORT_BATCH: usize = 12 * 1024;
+const SCRUB_SMALL_BATCH: usize = 40 * 1024;
 const SCRUB_LARGE_BATCH: usize = 128 * 1024;
 
 /// Length of the windows searched for: long enough that a chance match in
@@ -494,10 +496,11 @@ fn check_batches<P: Permutation>(instance: Instance, count: usize) -> Vec<String
         .iter()
         .map(|(_, nonce, ..)| Nonce::<Elephant<P>>::try_from(&nonce[..]).unwrap())
         .collect();
-    let bound = if count <= 16 {
-        SCRUB_SMALL_BATCH
-    } else {
-        SCRUB_LARGE_BATCH
+    // Two packets of 16 and 0 B fit a short run; five do not.
+    let bound = match count {
+        0..=2 => SCRUB_SHORT_BATCH,
+        3..=16 => SCRUB_SMALL_BATCH,
+        _ => SCRUB_LARGE_BATCH,
     };
     for opening in [false, true] {
         let mut buffers: Vec<Vec<u8>> = packets
@@ -646,8 +649,8 @@ fn no_secret_is_left_in_dead_stack() {
         cases += count;
         failures.extend(lines);
     }
-    // Multi-message calls, in the small and the large wave.
-    for count in [5, 300] {
+    // Multi-message calls: a short run, the small and the large wave.
+    for count in [2, 5, 300] {
         failures.extend(check_batches::<Spongent160>(Instance::Dumbo, count));
         failures.extend(check_batches::<Spongent176>(Instance::Jumbo, count));
         failures.extend(check_batches::<Keccak200>(Instance::Delirium, count));

@@ -8,21 +8,11 @@
 //! message. So short messages, whose own steps hold one or two blocks,
 //! fill the SIMD width together.
 
-use super::{Call, NONCE_SIZE, Run, TagOf, tag, window_for};
+#[cfg(doc)]
+use super::window_for;
+use super::{Call, NONCE_SIZE, Run, TagOf, tag};
 use crate::permutation::Permutation;
 use aead::Result;
-
-/// Blocks a message may queue per step: its mask window holds two such
-/// runs (see [`window_for`]). Short messages queue fewer; a long one takes
-/// more steps, which other messages fill.
-const MESSAGE_RUN: usize = if cfg!(target_pointer_width = "64") {
-    16
-} else {
-    1
-};
-
-/// The mask window of each message in flight.
-pub(crate) const WINDOW: usize = window_for(MESSAGE_RUN);
 
 /// One message of a multi-message call, as the caller hands it over.
 pub(crate) struct Message<'p, P: Permutation> {
@@ -41,15 +31,15 @@ pub(crate) enum TagSlot<'p, P: Permutation> {
 }
 
 /// A slot for a message in flight: its call, and where its results go.
-struct Flight<'p, P: Permutation> {
-    call: Call<'p, P, WINDOW>,
+struct Flight<'p, P: Permutation, const W: usize> {
+    call: Call<'p, P, W>,
     /// Sealing: where the tag goes.
     tag: Option<&'p mut TagOf<P>>,
     /// Where the outcome goes; `None` while the slot is free.
     outcome: Option<&'p mut Result<()>>,
 }
 
-impl<'p, P: Permutation> Flight<'p, P> {
+impl<'p, P: Permutation, const W: usize> Flight<'p, P, W> {
     /// Starts `message`'s call in this slot, in place.
     #[inline(always)]
     fn start(&mut self, message: Message<'p, P>) {
@@ -94,14 +84,15 @@ impl<'p, P: Permutation> Flight<'p, P> {
 }
 
 /// Runs every message to its end, up to `WAVE` at once on a run of `RUN`
-/// blocks; returns the AND of their accept masks (`0xff` if every tag
-/// matched).
-pub(crate) fn drive_all<'p, P: Permutation, const WAVE: usize, const RUN: usize>(
+/// blocks, each with a mask window of `W` bytes (which bounds how many of
+/// its blocks go into one step: see [`window_for`]); returns the AND of
+/// their accept masks (`0xff` if every tag matched).
+pub(crate) fn drive_all<'p, P: Permutation, const WAVE: usize, const RUN: usize, const W: usize>(
     mut messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
     // Empty slots cost nothing to make; a slot gets its call when it is
     // first used, and keeps it for the messages after.
-    let mut slots: [Option<Flight<'p, P>>; WAVE] = [const { None }; WAVE];
+    let mut slots: [Option<Flight<'p, P, W>>; WAVE] = [const { None }; WAVE];
     let mut run = Run::<P, RUN>::new();
     let mut accept = 0xff;
     let mut more = true;
