@@ -44,18 +44,19 @@ const KEY_EXPANSION: usize = 1024;
 /// depth of the call's own frames below the one that clears, per instance
 /// (told apart by block size), so that clearing adds next to nothing to the
 /// peak stack. The depths are the firmware benchmark's: its peak stack for
-/// a 128-byte call without clearing (Dumbo 496 B, Jumbo 544 B, Delirium
-/// 696 B) less the 120 B of frames above (measured by clearing 448 B: a
-/// peak of 568 B), plus 16 B; for the key expansion, the permutation's own
+/// a 128-byte call (Dumbo 720 B, Jumbo 728 B, Delirium 832 B with the
+/// per-call mode core) less the 120 B of frames above, plus 16 B (the
+/// clearing frame then reaches 16-48 B below the call's); for the
+/// key expansion, the permutation's own
 /// frame (96, 120 and 264 B) and the calls into it, plus 16 B. With these,
 /// its scan of the dead stack after every call finds no secret. The
 /// firmware Keccak-f\[200\] leaves its two states for these to clear.
 #[inline(always)]
 fn zero_stack_32<P: Permutation>(key_expansion: bool) {
     match (P::BLOCK_SIZE, key_expansion) {
-        (20, false) => zero_stack::<392>(),
-        (22, false) => zero_stack::<440>(),
-        (_, false) => zero_stack::<592>(),
+        (20, false) => zero_stack::<616>(),
+        (22, false) => zero_stack::<624>(),
+        (_, false) => zero_stack::<728>(),
         (20, true) => zero_stack::<128>(),
         (22, true) => zero_stack::<152>(),
         (_, true) => zero_stack::<296>(),
