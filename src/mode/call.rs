@@ -27,7 +27,7 @@ use super::keystream::{self, copied_in};
 use super::masks::MaskWindow;
 use super::run::Run;
 use super::tag::{self, TagSum, padded_blocks};
-use super::xor::xor_into;
+use super::xor::{xor_into, xor_masked, xor_words};
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
@@ -66,6 +66,7 @@ impl<'a> Data<'a> {
     /// `output = input ⊕ keystream` over the block from `start` on, where
     /// `keystream` is already ANDed with `accept`: the plaintext if
     /// `accept` is `0xff`, the output as it was if it is 0.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
     fn xor_block(&mut self, start: usize, keystream: &[u8], accept: u8) {
         match self {
             Data::InPlace(data) => {
@@ -599,6 +600,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     }
 
     /// Queues ciphertext block `index`'s tag term (padded if it is the last).
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
     fn queue_ciphertext_term<const N: usize>(&mut self, run: &mut Run<P, N>, index: usize) {
         let start = index.saturating_mul(P::BLOCK_SIZE);
         let data = (self.data.read(), start);
@@ -733,9 +735,30 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// used as scratch space) into the message: the output becomes
     /// `input ⊕ keystream` where `accept` is `0xff` (sealing, or a tag
     /// that matched), and stays as it was where it is 0.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
     fn apply_keystream(&mut self, permuted: &mut P::Block, index: usize, accept: u8) {
-        keystream::finish_masked(permuted, &self.masks, index, accept);
         let start = index.saturating_mul(P::BLOCK_SIZE);
+        if cfg!(target_pointer_width = "64") {
+            // One pass from the permutation's result into the message
+            // (firmware keeps the smaller code below).
+            if let Data::InPlace(data) = &mut self.data {
+                let end = start.saturating_add(P::BLOCK_SIZE).min(data.len());
+                let masks = [
+                    self.masks.mask(index),
+                    self.masks.mask(index.saturating_add(1)),
+                ];
+                if let Some(block) = data.get_mut(start..end) {
+                    let sources = [permuted.as_ref(), masks[0], masks[1]];
+                    if self.sealing {
+                        xor_words(block, true, sources);
+                    } else {
+                        xor_masked(block, sources, accept);
+                    }
+                }
+                return;
+            }
+        }
+        keystream::finish_masked(permuted, &self.masks, index, accept);
         self.data.xor_block(start, permuted.as_ref(), accept);
     }
 

@@ -33,7 +33,7 @@ pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
 
 /// Turns `permuted`, keystream block `index`'s permutation result, into
 /// the keystream block `P(…) ⊕ mask_j ⊕ mask_{j+1}` ANDed with `accept`
-/// (opening's verdict mask: `0xff` or 0).
+/// (opening's verdict mask, `0xff` or 0; sealing's is `0xff`).
 #[cfg_attr(target_pointer_width = "64", inline(always))]
 pub(super) fn finish_masked<P: Permutation, const W: usize>(
     permuted: &mut P::Block,

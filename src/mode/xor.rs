@@ -38,7 +38,7 @@ fn partial_word_at(source: &[u8], offset: usize) -> usize {
 #[cfg_attr(target_pointer_width = "64", inline(always))]
 pub(super) fn xor_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
     if cfg!(target_pointer_width = "64") {
-        xor_by_words(dst, keep, sources);
+        xor_by_words(dst, keep, sources, u8::MAX);
     } else {
         xor_sources_by_u32s(dst, keep, sources);
     }
@@ -79,23 +79,53 @@ fn xor_by_u32s(mut dst: &mut [u8], mut src: &[u8]) {
     }
 }
 
-/// [`xor_words`] a [`WORD`] at a time.
+/// `dst ^= (sources…) & mask`, `mask` a byte applied to every byte: the
+/// keystream of an opening, written through the verdict's mask in the same
+/// pass as its XOR (a separate AND pass would reread bytes just stored, a
+/// store-forwarding stall per block). A word at a time on 64-bit targets.
 #[cfg_attr(target_pointer_width = "64", inline(always))]
-fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
+pub(super) fn xor_masked<const K: usize>(dst: &mut [u8], sources: [&[u8]; K], mask: u8) {
+    if cfg!(target_pointer_width = "64") {
+        xor_by_words(dst, true, sources, mask);
+    } else {
+        let mut byte_masked = [0u8; 32];
+        for (index, byte) in byte_masked.iter_mut().enumerate().take(dst.len()) {
+            for source in sources {
+                *byte ^= source.get(index).copied().unwrap_or_default();
+            }
+            *byte &= mask;
+        }
+        xor_by_u32s(dst, &byte_masked);
+    }
+}
+
+/// [`xor_words`] a [`WORD`] at a time, the sources' XOR ANDed with `mask`
+/// in every byte.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K], mask: u8) {
+    let word_mask = usize::from_ne_bytes([mask; WORD]);
     let mut offset = 0usize;
     let mut words = dst.chunks_exact_mut(WORD);
     for dst_word in &mut words {
-        let mut x = if keep { word_at(dst_word, 0) } else { 0 };
+        let mut x = 0;
         for source in sources {
             x ^= word_at(source, offset);
+        }
+        x &= word_mask;
+        if keep {
+            x ^= word_at(dst_word, 0);
         }
         dst_word.copy_from_slice(&x.to_ne_bytes());
         offset = offset.saturating_add(WORD);
     }
     for dst_byte in words.into_remainder() {
-        let mut x = if keep { *dst_byte } else { 0 };
+        let mut x = 0;
         for source in sources {
             x ^= source.get(offset).copied().unwrap_or_default();
+        }
+        x &= mask;
+        if keep {
+            x ^= *dst_byte;
         }
         *dst_byte = x;
         offset = offset.saturating_add(1);
@@ -129,8 +159,10 @@ mod tests {
                 let start: Vec<u8> = (0..len as u8).map(|i| i ^ 0x77).collect();
                 let at = |s: &[u8], i: usize| s.get(i).copied().unwrap_or(0);
                 type Xor = fn(&mut [u8], bool, [&[u8]; 2]);
-                let forms: [(&str, Xor); 2] =
-                    [("words", xor_by_words), ("u32s", xor_sources_by_u32s)];
+                let forms: [(&str, Xor); 2] = [
+                    ("words", |d, k, s| xor_by_words(d, k, s, u8::MAX)),
+                    ("u32s", xor_sources_by_u32s),
+                ];
                 for (name, xor) in forms {
                     let mut kept = start.clone();
                     xor(&mut kept, true, [&a, c]);
@@ -143,6 +175,25 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The masked form: all ones XORs, zero leaves the destination as it
+    /// was, for every length around the block sizes.
+    #[test]
+    fn xor_masked_applies_the_mask() {
+        let a: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(7) ^ 0x31).collect();
+        let b: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(13) ^ 0xc4).collect();
+        for len in 0..=33 {
+            let start: Vec<u8> = (0..len as u8).map(|i| i ^ 0x77).collect();
+            let mut all = start.clone();
+            xor_masked(&mut all, [&a, &b], 0xff);
+            let mut none = start.clone();
+            xor_masked(&mut none, [&a, &b], 0);
+            for i in 0..len {
+                assert_eq!(all[i], start[i] ^ a[i] ^ b[i], "len {len}");
+            }
+            assert_eq!(none, start, "len {len}");
         }
     }
 }
