@@ -20,8 +20,11 @@
 //!   the sum).
 //!
 //! Then the tag `P(T ⊕ L)`. Opening puts the first keystream blocks into
-//! that same step, and writes them only if the tag matched; the rest of the
-//! keystream follows, from `L` again.
+//! that same step (or, on a run of its own that holds everything, into the
+//! walk's), and from the tag on writes the keystream through the verdict's
+//! mask: plaintext if the tag matched, the output's own bytes if not, with
+//! no branch on the verdict; the rest of the keystream follows, from `L`
+//! again.
 
 use super::keystream::{self, copied_in};
 use super::masks::MaskWindow;
@@ -33,8 +36,9 @@ use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 use zeroize::Zeroize;
 
-/// The call's buffer: the input side until the call may write, then the
-/// output side holding a copy of it (one slice when in place).
+/// The call's buffer: one slice when in place (sealing copies the input to
+/// the output first); opening into a separate output keeps both sides, so
+/// that a rejected message leaves the output as it was.
 enum Data<'a> {
     Unwritten(InOutBuf<'a, 'a, u8>),
     InPlace(&'a mut [u8]),
@@ -97,13 +101,6 @@ impl<'a> Data<'a> {
             Data::ReadOnly(_) => debug_assert!(false, "a read-only part is not written"),
         }
     }
-
-    /// Copies the input side to the output side (nothing in place).
-    fn copy_in(&mut self) {
-        if let Data::Unwritten(buffer) = core::mem::replace(self, Data::InPlace(&mut [])) {
-            *self = Data::InPlace(copied_in(buffer));
-        }
-    }
 }
 
 /// A part of a long message and the work on it (feature `rayon`).
@@ -127,7 +124,8 @@ enum Phase {
     Walk,
     /// `P(T ⊕ L)`; opening adds the first keystream blocks to its step.
     Tag,
-    /// Opening, once the tag matched: the rest of the keystream.
+    /// Opening, after the tag: the rest of the keystream, written through
+    /// the verdict's mask.
     Keystream,
     /// Finished: sealed, opened, or rejected.
     Done,
@@ -188,7 +186,6 @@ struct Start<'a, P: Permutation> {
     /// `mask_0`: `L` for a whole message, a part's first mask otherwise.
     first_mask: &'a P::Block,
     associated_data: &'a [u8],
-    data: Data<'a>,
     sealing: bool,
     received: Option<&'a TagOf<P>>,
     plan: Plan,
@@ -262,15 +259,16 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     }
 
     /// Starts the call on a message, in place: every field is written
-    /// where it is (no call value is built and moved), and what a previous
-    /// message left is wiped.
+    /// where it is (no call value is built and moved). What a previous
+    /// message left is overwritten, or wiped when the call is dropped. The
+    /// caller has set `data` (directly: built elsewhere and moved in, its
+    /// pieces' stores would stall the wide loads of the move).
     #[cfg_attr(target_pointer_width = "64", inline(always))]
     fn begin(&mut self, nonce: &[u8; NONCE_SIZE], start: Start<'a, P>) {
         let Start {
             expanded_key,
             first_mask,
             associated_data,
-            data,
             sealing,
             received,
             plan,
@@ -279,7 +277,6 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         self.first_mask = first_mask;
         keystream::write_nonce_block::<P>(&mut self.nonce, nonce);
         self.associated_data = associated_data;
-        self.data = data;
         self.sealing = sealing;
         self.received = received;
         self.plan = plan;
@@ -314,15 +311,13 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         buffer: InOutBuf<'a, 'a, u8>,
     ) {
         let plan = Plan::whole::<P>(associated_data.len(), buffer.len());
-        let mut data = Data::Unwritten(buffer);
-        data.copy_in();
+        self.data = Data::InPlace(copied_in(buffer));
         self.begin(
             nonce,
             Start {
                 expanded_key,
                 first_mask: expanded_key,
                 associated_data,
-                data,
                 sealing: true,
                 received: None,
                 plan,
@@ -342,13 +337,13 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         tag: &'a TagOf<P>,
     ) {
         let plan = Plan::whole::<P>(associated_data.len(), buffer.len());
+        self.data = Data::in_place_or_not(buffer);
         self.begin(
             nonce,
             Start {
                 expanded_key,
                 first_mask: expanded_key,
                 associated_data,
-                data: Data::in_place_or_not(buffer),
                 sealing: false,
                 received: Some(tag),
                 plan,
@@ -391,13 +386,13 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             Part::Verify(data) => Data::ReadOnly(data),
         };
         let mut call = Self::idle(first_mask);
+        call.data = data;
         call.begin(
             nonce,
             Start {
                 expanded_key: first_mask,
                 first_mask,
                 associated_data: &[],
-                data,
                 sealing,
                 received: None,
                 plan,
@@ -414,7 +409,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// The associated data and the tag of a message whose blocks are done
     /// in [`Self::part`]s (feature `rayon`), whose sums go in with
     /// [`Self::add_to_sum`]: sealing if `tag` is `None`, else checking it
-    /// (the caller decrypts the parts once [`Self::verdict`] is `Ok`).
+    /// (the caller decrypts the parts once [`Self::accept_mask`] says it matched).
     #[cfg(feature = "rayon")]
     pub(crate) fn associated_data_and_tag(
         expanded_key: &'a P::Block,
@@ -430,7 +425,6 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 expanded_key,
                 first_mask: expanded_key,
                 associated_data,
-                data: Data::InPlace(&mut []),
                 sealing: tag.is_none(),
                 received: tag,
                 plan: Plan {
