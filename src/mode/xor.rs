@@ -88,14 +88,15 @@ pub(super) fn xor_masked<const K: usize>(dst: &mut [u8], sources: [&[u8]; K], ma
     if cfg!(target_pointer_width = "64") {
         xor_by_words(dst, true, sources, mask);
     } else {
-        let mut byte_masked = [0u8; 32];
-        for (index, byte) in byte_masked.iter_mut().enumerate().take(dst.len()) {
+        // A byte at a time: firmware writes keystreams another way (see
+        // `Call::apply_keystream`), so this is never on its hot path.
+        for (index, byte) in dst.iter_mut().enumerate() {
+            let mut x = 0;
             for source in sources {
-                *byte ^= source.get(index).copied().unwrap_or_default();
+                x ^= source.get(index).copied().unwrap_or_default();
             }
-            *byte &= mask;
+            *byte ^= x & mask;
         }
-        xor_by_u32s(dst, &byte_masked);
     }
 }
 
