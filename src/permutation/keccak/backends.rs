@@ -4,7 +4,7 @@
 //! Tiers, by the number of blocks in the batch (crossovers measured with the
 //! `permutation/Keccak-f[200] batch` benchmark):
 //! - one state at a time: on 32-bit targets (firmware) the only backend,
-//!   [`soft32`], scheduled for 32-bit Arm; on 64-bit targets the shared
+//!   `soft32`, scheduled for 32-bit Arm; on 64-bit targets the shared
 //!   round on lanes repeated in `u32` words ([`soft64`]);
 //! - eight states byte-sliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 32 states byte-sliced in AVX2 vectors (`avx2`), on x86-64

@@ -66,7 +66,8 @@ pub(super) fn sbox<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
 
 /// The S-box without its three output complements: `S(x) ⊕ 0b1110`, 17
 /// operations. The bitsliced kernel stores quarters 1..3 of the state
-/// complemented (see [`sliced_round`]) and so never spends the NOTs.
+/// complemented (see `sliced_round` in `backends/soft64.rs`) and so never
+/// spends the NOTs.
 #[cfg(target_pointer_width = "64")]
 #[inline(always)]
 pub(super) fn sbox_plain<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {

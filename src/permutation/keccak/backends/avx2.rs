@@ -1,5 +1,5 @@
 //! AVX2 Keccak-f\[200\]: 32 states byte-sliced in 256-bit vectors, the round
-//! function of [`soft`](super::soft) on a vector [`Word`].
+//! function of `keccak/round.rs` on a vector [`Word`].
 //!
 //! Lane (x, y) of 32 independent states sits in the 32 bytes of one vector.
 //! Blocks go in and out through a 32 × 32 byte transpose built from

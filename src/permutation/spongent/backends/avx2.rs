@@ -1,4 +1,4 @@
-//! The AVX2 tier: the bitsliced kernel of [`soft`](super::soft) on 256-bit
+//! The AVX2 tier: the bitsliced kernel of [`soft64`](super::soft64) on 256-bit
 //! words, 256 states at once (four independent groups of 64, one per 64-bit
 //! lane, so the same 64×64 transposes work lane by lane).
 //!
