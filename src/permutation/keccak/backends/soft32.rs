@@ -6,90 +6,129 @@
 //! instead of two shifts and a mask. The other steps are plain word
 //! operations, identical in every byte; the result is read from byte 0.
 //!
-//! This backend has its own round rather than the shared generic one in
-//! `keccak/round.rs` (which serves the 64-bit targets' backends, and there
-//! runs this same repeated-lane form about twice as fast as this one):
-//! on a Cortex-M4 that one cost 5,026 counted instructions per permutation
-//! and a 408-byte frame, as it passes the state by value (copies in the
-//! frame), materialises every ρ rotation and lets LLVM hoist all 25 loads
-//! and spill them. This one (4,082 instructions per permutation, 201 per
-//! round, and a 264-byte frame with both states):
-//! - reads one array and writes the other, the two swapping roles every
-//!   round, one output row of χ at a time;
-//! - keeps each lane rotated by a fixed per-lane amount ([`FRAMES`]) so that
-//!   every rotation of θ, ρ and χ folds into an operand: a round has no
-//!   rotate instruction;
-//! - orders its loads and stores (relaxed atomics, plain `ldr`/`str`) and
-//!   computes the column parities one column at a time (see [`round`]).
+//! Each lane (x, y) is kept rotated right by a fixed amount of its own, its
+//! frame (0, 0, 4, 0, 4, 4, 4, 4, 5, 0, 1, 2, 1, 0, 4, 7, 0, 4, 3, 0, 2, 4,
+//! 3, 0, 6 for x + 5y), so that every rotation of θ, ρ and χ folds into a
+//! second operand: with B\[π(x, y)\] = rotl(A\[x, y\] ⊕ D\[x\], r\[x, y\]) kept
+//! in A\[x, y\]'s frame and χ's result for lane p in the frame of its first
+//! input, lane p ends in frame F\[π⁻¹(p)\] + r\[π⁻¹(p)\], which is F\[p\] by
+//! construction (π is one cycle through the 24 lanes other than (0, 0), and
+//! the offsets r around it sum to 0 mod 8, so the frames close up). A round
+//! has no rotate instruction: 101 logic instructions (20 for the column
+//! parities, 5 for D, 25 for ⊕ D, 50 for χ, 1 for ι).
 //!
-//! Tried and measured worse on the Cortex-M4: plain `Cell` lanes ordered by
-//! compiler fences or `black_box` (LLVM still loads the whole state first
-//! and spills it, and merges no loads into `ldm`: 4,700–4,950), and two
-//! rounds per loop step with both states at fixed places in the frame
-//! (4,570: more spills, not fewer).
+//! This backend has its own round rather than the shared generic one in
+//! `keccak/round.rs` (which serves the 64-bit targets' backends): on a
+//! Cortex-M4 that one cost 5,026 counted instructions per permutation, as
+//! it passes the state by value, materialises every ρ rotation and lets
+//! LLVM hoist all 25 loads and spill them.
+//!
+//! The layout and the schedule are for the instructions counted on a
+//! Cortex-M4 (Thumb-2, 13 usable registers, an `ldm`/`ldrd` is one
+//! instruction):
+//! - both states sit in one 200-byte array in the frame, at fixed places,
+//!   so every access is `sp` plus a constant, and two rounds make one loop
+//!   step (the first state to the second and back);
+//! - a state is stored by π groups: the five lanes that make one output row
+//!   of χ (lanes (x, y) with 2x + 3y = g mod 5) are consecutive, lane (x, y)
+//!   at `5g + x`, so a row's inputs come in with one `ldm` (or `ldrd`s);
+//!   its five outputs go to five places (`str`s);
+//! - plain loads and stores, ordered by compiler barriers ([`barrier`], a
+//!   `black_box(())` on the escaped states: no instruction) between the
+//!   rows: left free, LLVM would load every lane of a round first, forward
+//!   the last round's stores to them, and spill.
+//!
+//! 3,252 counted instructions per permutation (`permute_one` in
+//! `firmware/bench/profile`), a 256-byte frame (both states and the saved
+//! registers).
+//!
+//! Tried and measured worse on the Cortex-M4 (per permutation):
+//! - the previous form, lanes as relaxed atomics (plain `ldr`/`str` that
+//!   LLVM keeps in order, but never merges into `ldrd`/`ldm`), parities one
+//!   column at a time each stored into a lane of the output state to keep
+//!   LLVM from loading the whole state first: 4,082, 201 per round;
+//! - plain `Cell` lanes ordered by compiler fences or `black_box` on values
+//!   (LLVM still loads the whole state first and spills it, and merges no
+//!   loads into `ldm`): 4,700–4,950; two rounds per loop step with both
+//!   states at fixed places and atomics: 4,570;
+//! - the states at run-time places (the two halves of one array swapped
+//!   every round) with ordering from possible aliasing alone: LLVM folds
+//!   the place into a select per access (6,500), or, through references it
+//!   cannot tell apart, forwards each round's stores to the next round's
+//!   parity loads and spills them (4,060); a dummy store before the
+//!   parities cures the forwarding (3,850);
+//! - barriers between the five groups of the parity loads: the loads stay
+//!   in group order (and merge), but LLVM's scheduler (the SelectionDAG's,
+//!   bottom-up, which cannot move a load across a barrier but moves every
+//!   `eor`) then computes the parities column by column after all the loads
+//!   and spills: 180–188 per round against 171 without them. Without barriers
+//!   it loads each column's five lanes one `ldr` at a time, interleaved with
+//!   their `eor`s (25 loads), which is what it does now.
 
-use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use core::cell::Cell;
+use core::hint::black_box;
 
 use super::super::super::keccak::ROUND_CONSTANTS;
 
-/// One state, each lane repeated in the four bytes of a word, lane (x, y) at
-/// `x + 5y`.
-type Lanes = [AtomicU32; 25];
+/// Both states, each lane repeated in the four bytes of a word and kept in
+/// its frame: the state of the even rounds at 0..25, the other at 25..50,
+/// each as five π groups of five lanes (lane (x, y) of a state at
+/// `5 * ((2x + 3y) mod 5) + x`).
+type State = [Cell<u32>; 50];
 
-/// Loads a lane. The lanes are (relaxed) atomics only so that LLVM keeps
-/// the loads and stores of a round in program order: left free, it schedules
-/// all 25 loads of the round first and spills most of them (the Cortex-M4
-/// has 13 usable registers), a store and a load each. On Arm a relaxed
-/// atomic load or store is a plain `ldr` or `str`.
-#[inline(always)]
-fn get(lane: &AtomicU32) -> u32 {
-    lane.load(Relaxed)
-}
-
-/// How far each lane (x, y), at `x + 5y`, is kept rotated right: the state
-/// holds `rotr(A[x, y], FRAMES[x + 5y])`.
-///
-/// A rotation is free on Arm as the second operand of `eor` or `bic`, but
-/// the first operand must be in place. Keeping every lane in its own frame
-/// lets each step fold the rotations of ρ, θ and χ into second operands:
-/// with B[π(x, y)] = rotl(A[x, y] ⊕ D[x], r[x, y]) kept in A[x, y]'s frame
-/// and χ's result for lane p in the frame of its first input, lane p ends
-/// in frame FRAMES[π⁻¹(p)] + r[π⁻¹(p)], which is FRAMES[p] by construction
-/// (π is one cycle through the 24 lanes other than (0, 0), and the offsets
-/// r around it sum to 0 mod 8, so the frames close up). No round then needs
-/// a separate rotation: a round is 75 loads and stores and 101 logic
-/// instructions.
-const FRAMES: [u8; 25] = [
-    0, 0, 4, 0, 4, 4, 4, 4, 5, 0, 1, 2, 1, 0, 4, 7, 0, 4, 3, 0, 2, 4, 3, 0, 6,
-];
-
-/// The round constants ι, each repeated in the four bytes of a word (lane
-/// (0, 0) has frame 0).
-const REPEATED_CONSTANTS: [u32; 18] = {
-    let mut repeated = [0; 18];
+/// The round constants ι of rounds 2i and 2i + 1, each repeated in the four
+/// bytes of a word (lane (0, 0) has frame 0).
+const REPEATED_CONSTANTS: [[u32; 2]; 9] = {
+    let mut repeated = [[0; 2]; 9];
     let mut round = 0;
     while round < 18 {
-        // A `const` block cannot use iterators; `round` < 18 = both lengths.
+        // A `const` block cannot use iterators; `round` < 18 = 2 × 9.
         #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
         {
-            repeated[round] = u32::from_ne_bytes([ROUND_CONSTANTS[round]; 4]);
+            repeated[round / 2][round % 2] = u32::from_ne_bytes([ROUND_CONSTANTS[round]; 4]);
             round += 1;
         }
     }
     repeated
 };
 
-/// Stores a row of five lanes.
+/// A compiler barrier for the states (which [`permute`] hands to
+/// [`black_box`] first, so LLVM must assume any barrier reads and writes
+/// them): no load or store of a state moves across it, and no value stored
+/// before it is forwarded to a load after it. It emits no instruction.
 #[inline(always)]
-fn put([e0, e1, e2, e3, e4]: [&AtomicU32; 5], [v0, v1, v2, v3, v4]: [u32; 5]) {
-    e0.store(v0, Relaxed);
-    e1.store(v1, Relaxed);
-    e2.store(v2, Relaxed);
-    e3.store(v3, Relaxed);
-    e4.store(v4, Relaxed);
+fn barrier() {
+    black_box(());
 }
 
-/// One round θ, ρ, π, χ, ι from `a` into `e`, lanes in their [`FRAMES`],
+/// Loads π group `g` (five consecutive words) of the state at `FROM`.
+#[inline(always)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+fn group<const FROM: usize>(s: &State, g: usize) -> [u32; 5] {
+    // Constant indices after inlining, below 50 (`FROM` is 0 or 25, g < 5).
+    let at = FROM + 5 * g;
+    [
+        s[at].get(),
+        s[at + 1].get(),
+        s[at + 2].get(),
+        s[at + 3].get(),
+        s[at + 4].get(),
+    ]
+}
+
+/// Stores a row of five lanes into the state at `TO`, at the given places.
+#[inline(always)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+fn put<const TO: usize>(s: &State, at: [usize; 5], v: [u32; 5]) {
+    // Constant indices after inlining, below 50 (`TO` is 0 or 25, at < 25).
+    s[TO + at[0]].set(v[0]);
+    s[TO + at[1]].set(v[1]);
+    s[TO + at[2]].set(v[2]);
+    s[TO + at[3]].set(v[3]);
+    s[TO + at[4]].set(v[4]);
+}
+
+/// One round θ, ρ, π, χ, ι from the state at `FROM` into the state at `TO`,
 /// with the round constant already repeated over the word.
 ///
 /// Every rotation amount below is the one that step needs, corrected by the
@@ -97,103 +136,48 @@ fn put([e0, e1, e2, e3, e4]: [&AtomicU32; 5], [v0, v1, v2, v3, v4]: [u32; 5]) {
 /// the shared backend tests); each is on a second operand, so it costs no
 /// instruction on Arm.
 #[inline(always)]
-fn round(a: &Lanes, e: &Lanes, round_constant: u32) {
-    let [
-        a00,
-        a10,
-        a20,
-        a30,
-        a40,
-        a01,
-        a11,
-        a21,
-        a31,
-        a41,
-        a02,
-        a12,
-        a22,
-        a32,
-        a42,
-        a03,
-        a13,
-        a23,
-        a33,
-        a43,
-        a04,
-        a14,
-        a24,
-        a34,
-        a44,
-    ] = a;
-    let [
-        e00,
-        e10,
-        e20,
-        e30,
-        e40,
-        e01,
-        e11,
-        e21,
-        e31,
-        e41,
-        e02,
-        e12,
-        e22,
-        e32,
-        e42,
-        e03,
-        e13,
-        e23,
-        e33,
-        e43,
-        e04,
-        e14,
-        e24,
-        e34,
-        e44,
-    ] = e;
-    // θ: the column parities, one column at a time. Each is also stored,
-    // into a lane of `e` that this round overwrites later, only so that LLVM
-    // computes it before loading the next column: left free, it loads all
-    // 25 lanes first and spills them (a store and a load for most lanes).
-    let c0 = get(a00)
-        ^ get(a01).rotate_left(4)
-        ^ get(a02).rotate_left(1)
-        ^ get(a03).rotate_left(7)
-        ^ get(a04).rotate_left(2);
-    e14.store(c0, Relaxed);
-    let c1 = get(a10)
-        ^ get(a11).rotate_left(4)
-        ^ get(a12).rotate_left(2)
-        ^ get(a13)
-        ^ get(a14).rotate_left(4);
-    e24.store(c1, Relaxed);
-    let c2 = get(a20) ^ get(a21) ^ get(a22).rotate_left(5) ^ get(a23) ^ get(a24).rotate_left(7);
-    e34.store(c2, Relaxed);
-    let c3 = get(a30) ^ get(a31).rotate_left(5) ^ get(a32) ^ get(a33).rotate_left(3) ^ get(a34);
-    e44.store(c3, Relaxed);
-    let c4 = get(a40)
-        ^ get(a41).rotate_left(4)
-        ^ get(a42)
-        ^ get(a43).rotate_left(4)
-        ^ get(a44).rotate_left(2);
-    e04.store(c4, Relaxed);
-    // D[x] = C[x − 1] ⊕ rotl(C[x + 1], 1), in the frame of C[x − 1].
-    let d0 = c4 ^ c1.rotate_left(5);
-    let d1 = c0 ^ c2.rotate_left(5);
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+fn round<const FROM: usize, const TO: usize>(s: &State, round_constant: u32) {
+    // Constant indices, below 50 (`FROM` and `TO` are 0 or 25).
+    let mut c0 = s[FROM + 5].get();
+    let mut c1 = s[FROM + 6].get();
+    c0 ^= s[FROM + 10].get().rotate_left(1);
+    c1 ^= s[FROM + 11].get();
+    c0 ^= s[FROM + 15].get().rotate_left(3);
+    c1 ^= s[FROM + 16].get().rotate_left(2);
+    c0 ^= s[FROM + 20].get().rotate_left(6);
+    c1 ^= s[FROM + 21].get().rotate_left(4);
+    c0 ^= s[FROM].get().rotate_left(7);
+    c1 ^= s[FROM + 1].get().rotate_left(4);
+    let mut c2 = s[FROM + 7].get();
+    let mut c3 = s[FROM + 8].get();
+    c2 ^= s[FROM + 12].get().rotate_left(1);
+    c3 ^= s[FROM + 13].get();
+    c2 ^= s[FROM + 17].get().rotate_left(1);
+    c3 ^= s[FROM + 18].get();
+    c2 ^= s[FROM + 22].get().rotate_left(1);
+    c3 ^= s[FROM + 23].get().rotate_left(5);
+    c2 ^= s[FROM + 2].get().rotate_left(6);
+    c3 ^= s[FROM + 3].get().rotate_left(3);
+    let mut c4 = s[FROM + 9].get();
+    c4 ^= s[FROM + 14].get();
+    c4 ^= s[FROM + 19].get().rotate_left(4);
+    c4 ^= s[FROM + 24].get().rotate_left(4);
+    c4 ^= s[FROM + 4].get().rotate_left(6);
+    let d0 = c4 ^ c1.rotate_left(1);
+    let d1 = c0 ^ c2.rotate_left(3);
     let d2 = c1 ^ c3.rotate_left(1);
-    let d3 = c2 ^ c4.rotate_left(1);
-    let d4 = c3 ^ c0.rotate_left(1);
-    // Row by row: T = A ⊕ D in the frame of A, which is B = ρ(T) at π's
-    // place in the frame of A plus ρ's offset; then χ, E[x] = B[x] ⊕
-    // (¬B[x + 1] ∧ B[x + 2]), which lands in E's frame; ι on lane (0, 0).
-    let t0 = get(a00) ^ d0.rotate_left(4);
-    let t1 = get(a11) ^ d1.rotate_left(4);
-    let t2 = get(a22) ^ d2.rotate_left(7);
-    let t3 = get(a33) ^ d3.rotate_left(1);
-    let t4 = get(a44) ^ d4.rotate_left(2);
-    put(
-        [e00, e10, e20, e30, e40],
+    let d3 = c2 ^ c4.rotate_left(6);
+    let d4 = c3 ^ c0.rotate_left(2);
+    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 0);
+    let t0 = a0 ^ d0;
+    let t1 = a1 ^ d1.rotate_left(5);
+    let t2 = a2 ^ d2.rotate_left(7);
+    let t3 = a3 ^ d3;
+    let t4 = a4 ^ d4.rotate_left(2);
+    put::<TO>(
+        s,
+        [0, 11, 22, 8, 19],
         [
             t0 ^ (!t1.rotate_left(4) & t2).rotate_left(4) ^ round_constant,
             t1 ^ (!t2.rotate_left(4) & t3),
@@ -202,13 +186,16 @@ fn round(a: &Lanes, e: &Lanes, round_constant: u32) {
             t4 ^ (!t0 & t1).rotate_left(4),
         ],
     );
-    let t0 = get(a30) ^ d3.rotate_left(4);
-    let t1 = get(a41) ^ d4;
-    let t2 = get(a02) ^ d0.rotate_left(3);
-    let t3 = get(a13) ^ d1;
-    let t4 = get(a24) ^ d2.rotate_left(5);
-    put(
-        [e01, e11, e21, e31, e41],
+    barrier();
+    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 1);
+    let t0 = a3 ^ d3.rotate_left(3);
+    let t1 = a4 ^ d4;
+    let t2 = a0 ^ d0.rotate_left(7);
+    let t3 = a1 ^ d1.rotate_left(1);
+    let t4 = a2 ^ d2.rotate_left(5);
+    put::<TO>(
+        s,
+        [15, 1, 12, 23, 9],
         [
             t0 ^ (!t1 & t2),
             t1 ^ (!t2.rotate_left(7) & t3).rotate_left(1),
@@ -217,13 +204,16 @@ fn round(a: &Lanes, e: &Lanes, round_constant: u32) {
             t4 ^ (!t0 & t1).rotate_left(4),
         ],
     );
-    let t0 = get(a10) ^ d1;
-    let t1 = get(a21) ^ d2.rotate_left(4);
-    let t2 = get(a32) ^ d3.rotate_left(4);
-    let t3 = get(a43) ^ d4;
-    let t4 = get(a04) ^ d0.rotate_left(2);
-    put(
-        [e02, e12, e22, e32, e42],
+    barrier();
+    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 2);
+    let t0 = a1 ^ d1.rotate_left(1);
+    let t1 = a2 ^ d2.rotate_left(4);
+    let t2 = a3 ^ d3.rotate_left(3);
+    let t3 = a4 ^ d4;
+    let t4 = a0 ^ d0.rotate_left(6);
+    put::<TO>(
+        s,
+        [5, 16, 2, 13, 24],
         [
             t0 ^ (!t1.rotate_left(1) & t2),
             t1 ^ (!t2.rotate_left(1) & t3).rotate_left(6),
@@ -232,13 +222,16 @@ fn round(a: &Lanes, e: &Lanes, round_constant: u32) {
             t4 ^ (!t0.rotate_left(7) & t1).rotate_left(6),
         ],
     );
-    let t0 = get(a40) ^ d4.rotate_left(4);
-    let t1 = get(a01) ^ d0;
-    let t2 = get(a12) ^ d1.rotate_left(6);
-    let t3 = get(a23) ^ d2.rotate_left(4);
-    let t4 = get(a34) ^ d3.rotate_left(4);
-    put(
-        [e03, e13, e23, e33, e43],
+    barrier();
+    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 3);
+    let t0 = a4 ^ d4.rotate_left(4);
+    let t1 = a0 ^ d0.rotate_left(4);
+    let t2 = a1 ^ d1.rotate_left(7);
+    let t3 = a2 ^ d2.rotate_left(4);
+    let t4 = a3 ^ d3.rotate_left(3);
+    put::<TO>(
+        s,
+        [20, 6, 17, 3, 14],
         [
             t0 ^ (!t1.rotate_left(4) & t2).rotate_left(5),
             t1 ^ (!t2.rotate_left(1) & t3).rotate_left(3),
@@ -247,13 +240,16 @@ fn round(a: &Lanes, e: &Lanes, round_constant: u32) {
             t4 ^ (!t0.rotate_left(7) & t1),
         ],
     );
-    let t0 = get(a20) ^ d2.rotate_left(4);
-    let t1 = get(a31) ^ d3.rotate_left(7);
-    let t2 = get(a42) ^ d4.rotate_left(4);
-    let t3 = get(a03) ^ d0.rotate_left(5);
-    let t4 = get(a14) ^ d1.rotate_left(4);
-    put(
-        [e04, e14, e24, e34, e44],
+    barrier();
+    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 4);
+    let t0 = a2 ^ d2.rotate_left(4);
+    let t1 = a3 ^ d3.rotate_left(6);
+    let t2 = a4 ^ d4.rotate_left(4);
+    let t3 = a0 ^ d0.rotate_left(1);
+    let t4 = a1 ^ d1.rotate_left(5);
+    put::<TO>(
+        s,
+        [10, 21, 7, 18, 4],
         [
             t0 ^ (!t1.rotate_left(1) & t2).rotate_left(1),
             t1 ^ (!t2.rotate_left(3) & t3).rotate_left(4),
@@ -262,6 +258,7 @@ fn round(a: &Lanes, e: &Lanes, round_constant: u32) {
             t4 ^ (!t0.rotate_left(6) & t1).rotate_left(6),
         ],
     );
+    barrier();
 }
 
 /// Repeats a byte in the four bytes of a word.
@@ -270,25 +267,96 @@ fn splat(byte: u8) -> u32 {
     u32::from_ne_bytes([byte; 4])
 }
 
+/// Byte 0 of a word: one copy of the lane, once the word is in frame 0.
+#[inline(always)]
+fn byte0(lane: u32) -> u8 {
+    lane.to_le_bytes()[0]
+}
+
 /// Keccak-f\[200\] of one block.
 ///
 /// The states are not wiped here: they live in this frame, which the public
 /// call that got here clears when it is done (`src/scrub.rs`, checked by
 /// the firmware benchmark's scan of the dead stack).
 pub(in crate::permutation) fn permute(block: &mut [u8; 25]) {
-    let a: Lanes = Default::default();
-    for ((lane, &byte), &frame) in a.iter().zip(block.iter()).zip(&FRAMES) {
-        lane.store(splat(byte).rotate_right(u32::from(frame)), Relaxed);
+    // Any value will do before the real lanes go in; one that is not a
+    // constant keeps LLVM from calling `memset` for it.
+    let fill = u32::from(block[0]);
+    let c = || Cell::new(fill);
+    #[rustfmt::skip]
+    let s: State = [
+        c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(),
+        c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(),
+        c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(),
+    ];
+    black_box(&s);
+    // Lane (x, y) of the block, byte x + 5y, into its place and frame, one
+    // π group at a time.
+    s[0].set(splat(block[0]));
+    s[1].set(splat(block[6]).rotate_right(4));
+    s[2].set(splat(block[12]).rotate_right(1));
+    s[3].set(splat(block[18]).rotate_right(3));
+    s[4].set(splat(block[24]).rotate_right(6));
+    barrier();
+    s[5].set(splat(block[10]).rotate_right(1));
+    s[6].set(splat(block[16]));
+    s[7].set(splat(block[22]).rotate_right(3));
+    s[8].set(splat(block[3]));
+    s[9].set(splat(block[9]));
+    barrier();
+    s[10].set(splat(block[20]).rotate_right(2));
+    s[11].set(splat(block[1]));
+    s[12].set(splat(block[7]).rotate_right(4));
+    s[13].set(splat(block[13]));
+    s[14].set(splat(block[19]));
+    barrier();
+    s[15].set(splat(block[5]).rotate_right(4));
+    s[16].set(splat(block[11]).rotate_right(2));
+    s[17].set(splat(block[17]).rotate_right(4));
+    s[18].set(splat(block[23]));
+    s[19].set(splat(block[4]).rotate_right(4));
+    barrier();
+    s[20].set(splat(block[15]).rotate_right(7));
+    s[21].set(splat(block[21]).rotate_right(4));
+    s[22].set(splat(block[2]).rotate_right(4));
+    s[23].set(splat(block[8]).rotate_right(5));
+    s[24].set(splat(block[14]).rotate_right(4));
+    for &[even, odd] in &REPEATED_CONSTANTS {
+        round::<0, 25>(&s, even);
+        round::<25, 0>(&s, odd);
     }
-    let e: Lanes = Default::default();
-    // An even number of rounds, two at a time: `a` to `e` and back.
-    let (mut from, mut to) = (&a, &e);
-    for &constant in &REPEATED_CONSTANTS {
-        round(from, to, constant);
-        (from, to) = (to, from);
-    }
-    for ((byte, lane), &frame) in block.iter_mut().zip(&a).zip(&FRAMES) {
-        // Byte 0 of the word is one copy of the lane.
-        *byte = get(lane).rotate_left(u32::from(frame)).to_le_bytes()[0];
-    }
+    let [l0, l1, l2, l3, l4] = group::<0>(&s, 0);
+    block[0] = byte0(l0);
+    block[6] = byte0(l1.rotate_left(4));
+    block[12] = byte0(l2.rotate_left(1));
+    block[18] = byte0(l3.rotate_left(3));
+    block[24] = byte0(l4.rotate_left(6));
+    barrier();
+    let [l0, l1, l2, l3, l4] = group::<0>(&s, 1);
+    block[10] = byte0(l0.rotate_left(1));
+    block[16] = byte0(l1);
+    block[22] = byte0(l2.rotate_left(3));
+    block[3] = byte0(l3);
+    block[9] = byte0(l4);
+    barrier();
+    let [l0, l1, l2, l3, l4] = group::<0>(&s, 2);
+    block[20] = byte0(l0.rotate_left(2));
+    block[1] = byte0(l1);
+    block[7] = byte0(l2.rotate_left(4));
+    block[13] = byte0(l3);
+    block[19] = byte0(l4);
+    barrier();
+    let [l0, l1, l2, l3, l4] = group::<0>(&s, 3);
+    block[5] = byte0(l0.rotate_left(4));
+    block[11] = byte0(l1.rotate_left(2));
+    block[17] = byte0(l2.rotate_left(4));
+    block[23] = byte0(l3);
+    block[4] = byte0(l4.rotate_left(4));
+    barrier();
+    let [l0, l1, l2, l3, l4] = group::<0>(&s, 4);
+    block[15] = byte0(l0.rotate_left(7));
+    block[21] = byte0(l1.rotate_left(4));
+    block[2] = byte0(l2.rotate_left(4));
+    block[8] = byte0(l3.rotate_left(5));
+    block[14] = byte0(l4.rotate_left(4));
 }
