@@ -6,8 +6,8 @@
 //! instead of two shifts and a mask. The other steps are plain word
 //! operations, identical in every byte; the result is read from byte 0.
 //!
-//! Each lane (x, y) is kept rotated right by a fixed amount of its own, its
-//! frame (0, 0, 4, 0, 4, 4, 4, 4, 5, 0, 1, 2, 1, 0, 4, 7, 0, 4, 3, 0, 2, 4,
+//! Each lane (x, y) is kept rotated right by an amount of its own, its
+//! frame F (0, 0, 4, 0, 4, 4, 4, 4, 5, 0, 1, 2, 1, 0, 4, 7, 0, 4, 3, 0, 2, 4,
 //! 3, 0, 6 for x + 5y), so that every rotation of θ, ρ and χ folds into a
 //! second operand: with B\[π(x, y)\] = rotl(A\[x, y\] ⊕ D\[x\], r\[x, y\]) kept
 //! in A\[x, y\]'s frame and χ's result for lane p in the frame of its first
@@ -23,47 +23,65 @@
 //! it passes the state by value, materialises every ρ rotation and lets
 //! LLVM hoist all 25 loads and spill them.
 //!
-//! The layout and the schedule are for the instructions counted on a
-//! Cortex-M4 (Thumb-2, 13 usable registers, an `ldm`/`ldrd` is one
-//! instruction):
-//! - both states sit in one 200-byte array in the frame, at fixed places,
-//!   so every access is `sp` plus a constant, and two rounds make one loop
-//!   step (the first state to the second and back);
+//! Layout and schedule, for the instructions counted on a Cortex-M4
+//! (Thumb-2, 13 usable registers, an `ldm` or `ldrd` is one instruction):
+//! - both states sit in one 200-byte array in the frame at fixed places, so
+//!   every access is `sp` plus a constant, and a loop step is two rounds
+//!   (the first state into the second and back);
 //! - a state is stored by π groups: the five lanes that make one output row
-//!   of χ (lanes (x, y) with 2x + 3y = g mod 5) are consecutive, lane (x, y)
-//!   at `5g + x`, so a row's inputs come in with one `ldm` (or `ldrd`s);
-//!   its five outputs go to five places (`str`s);
-//! - plain loads and stores, ordered by compiler barriers ([`barrier`], a
-//!   `black_box(())` on the escaped states: no instruction) between the
-//!   rows: left free, LLVM would load every lane of a round first, forward
-//!   the last round's stores to them, and spill.
+//!   g of χ (the lanes (x, y) with 2x + 3y = g mod 5) are consecutive, lane
+//!   (x, y) at `5g + x`, so a row's inputs come in with one `ldm` (and the
+//!   `add` of its address); its five outputs go to five groups (`str`s);
+//! - plain loads and stores of `Cell`s, kept in order by compiler barriers
+//!   between the rows ([`barrier`]: `black_box(())` once the states have
+//!   been handed to `black_box`, which emits no instruction): left free,
+//!   LLVM loads every lane of a round first, forwards the previous round's
+//!   stores to those loads, and spills;
+//! - the column parities are left to LLVM's scheduler, which computes them
+//!   one column at a time, each lane with its own `ldr` (25 a round).
 //!
 //! 3,252 counted instructions per permutation (`permute_one` in
-//! `firmware/bench/profile`), a 256-byte frame (both states and the saved
-//! registers).
+//! `firmware/bench/profile`), 171 a round (101 logic, 25 + about 10 loads,
+//! 25 stores, a few spills, ι's load and the loop), no `memclr` call; a
+//! 256-byte frame (both states and the saved registers); 1,566 bytes of
+//! code.
 //!
-//! Tried and measured worse on the Cortex-M4 (per permutation):
+//! Tried and measured worse on the Cortex-M4 (counted instructions per
+//! permutation, or per round of the loop):
 //! - the previous form, lanes as relaxed atomics (plain `ldr`/`str` that
 //!   LLVM keeps in order, but never merges into `ldrd`/`ldm`), parities one
-//!   column at a time each stored into a lane of the output state to keep
-//!   LLVM from loading the whole state first: 4,082, 201 per round;
+//!   column at a time, each stored into a lane of the output state to keep
+//!   LLVM from loading the whole state first: 4,082, 201 a round, plus two
+//!   `memclr` calls;
 //! - plain `Cell` lanes ordered by compiler fences or `black_box` on values
 //!   (LLVM still loads the whole state first and spills it, and merges no
 //!   loads into `ldm`): 4,700–4,950; two rounds per loop step with both
 //!   states at fixed places and atomics: 4,570;
-//! - the states at run-time places (the two halves of one array swapped
-//!   every round) with ordering from possible aliasing alone: LLVM folds
-//!   the place into a select per access (6,500), or, through references it
-//!   cannot tell apart, forwards each round's stores to the next round's
-//!   parity loads and spills them (4,060); a dummy store before the
-//!   parities cures the forwarding (3,850);
-//! - barriers between the five groups of the parity loads: the loads stay
-//!   in group order (and merge), but LLVM's scheduler (the SelectionDAG's,
-//!   bottom-up, which cannot move a load across a barrier but moves every
-//!   `eor`) then computes the parities column by column after all the loads
-//!   and spills: 180–188 per round against 171 without them. Without barriers
-//!   it loads each column's five lanes one `ldr` at a time, interleaved with
-//!   their `eor`s (25 loads), which is what it does now.
+//! - the states at run-time places (the halves of one array, swapped every
+//!   round), ordered by possible aliasing alone: an offset of 0 or 25 made
+//!   LLVM select every address apart (6,549); two references it cannot
+//!   tell apart (from one `black_box`) made it forward each round's stores
+//!   to the next round's parity loads and spill (4,064), 3,853 with a dummy
+//!   store before the parities to stop that;
+//! - each group of the parity loads between barriers, to have them merged:
+//!   they are, but the SelectionDAG scheduler (bottom-up; a barrier pins
+//!   loads, not `eor`s) then puts every `eor` after all the loads and
+//!   spills: 180–188 a round against 171; the same groups split by branches
+//!   on the round constant (never taken but for round 3, with the parities
+//!   handed to `black_box` there so that they cannot sink): the loads merge
+//!   and the `eor`s stay in place, but the compare and branch cost what the
+//!   merged loads save (3,264–3,390);
+//! - the next round's parities accumulated from the rows' outputs (no
+//!   parity loads): in registers LLVM sinks the accumulation to the end of
+//!   the round and spills (198 a round); through five words of the frame,
+//!   one `ldr`, `eor` and `str` per lane (3,653);
+//! - a column's lanes at the seams of consecutive groups, for `ldrd`s among
+//!   the parity loads: LLVM reassociates the parity chains and no pair
+//!   forms (3,270); holding two outputs of a row until the next one so that
+//!   pairs of stores are adjacent in memory: no `strd` forms (3,234, within
+//!   allocation noise);
+//! - the first state's lanes written straight into the array literal
+//!   instead of after it: the same count, a 40-byte larger frame.
 
 use core::cell::Cell;
 use core::hint::black_box;
