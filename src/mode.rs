@@ -6,15 +6,19 @@
 //! blocks once and queues its permutation inputs on a [`Run`]. A
 //! single-message call drives one core on a run of its own; the
 //! multi-message API (`crate::batch`) drives many on one shared run.
+//! Targets without batch backends (firmware) take a single message through
+//! `sequential` instead: one block and one permutation at a time.
 
 pub(crate) mod batch;
 mod call;
+mod data;
 mod keystream;
 mod limits;
 mod masks;
 #[cfg(feature = "rayon")]
 mod parallel;
 mod run;
+mod sequential;
 pub(crate) mod tag;
 mod xor;
 
@@ -88,7 +92,9 @@ pub(crate) fn encrypt<P: Permutation>(
             buffer,
         ));
     }
-    Ok(if is_short::<P>(associated_data.len(), buffer.len()) {
+    Ok(if RUN_BLOCKS == 1 {
+        sequential::seal::<P>(expanded_key, nonce, associated_data, buffer)
+    } else if is_short::<P>(associated_data.len(), buffer.len()) {
         seal_with::<P, SHORT_RUN, { window_for(SHORT_RUN) }>(
             expanded_key,
             nonce,
@@ -138,7 +144,9 @@ pub(crate) fn decrypt<P: Permutation>(
     if parallel::worth_it(buffer.len()) {
         return parallel::decrypt::<P>(expanded_key, nonce, associated_data, buffer, tag);
     }
-    if is_short::<P>(associated_data.len(), buffer.len()) {
+    if RUN_BLOCKS == 1 {
+        sequential::open::<P>(expanded_key, nonce, associated_data, buffer, tag)
+    } else if is_short::<P>(associated_data.len(), buffer.len()) {
         open_with::<P, SHORT_RUN, { window_for(SHORT_RUN) }>(
             expanded_key,
             nonce,

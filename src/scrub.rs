@@ -39,24 +39,26 @@ const LONG_CALL: usize = 32 * 1024;
 /// permutation: a few hundred bytes of stack).
 const KEY_EXPANSION: usize = 1024;
 
-/// On 32-bit targets (firmware), where the mode takes one block at a time
+/// On 32-bit targets (firmware), where the mode walks one block at a time
 /// and a call's depth does not depend on the lengths, clears exactly the
 /// depth of the call's own frames below the one that clears, per instance
 /// (told apart by block size), so that clearing adds next to nothing to the
 /// peak stack. The depths are the firmware benchmark's: its peak stack for
-/// a 128-byte call (Dumbo 720 B, Jumbo 728 B, Delirium 832 B with the
-/// per-call mode core) less the 120 B of frames above, plus 16 B (the
-/// clearing frame then reaches 16-48 B below the call's); for the
-/// key expansion, the permutation's own
-/// frame (96, 120 and 264 B) and the calls into it, plus 16 B. With these,
-/// its scan of the dead stack after every call finds no secret. The
-/// firmware Keccak-f\[200\] leaves its two states for these to clear.
+/// a call with these clears off (Dumbo 448 B, Jumbo 488 B, Delirium 624 B,
+/// the deepest of encryption and decryption), less the frames above, with
+/// a margin: with them, every peak it measures is 8–16 B deeper than
+/// without, so the clearing reaches past the call's deepest byte (Dumbo
+/// 464/456 B, Jumbo 496/496 B, Delirium 648/632 B); for the key expansion, the
+/// permutation's own frame (96, 120 and 256 B) and the calls into it, plus
+/// 16 B. With these, its scan of the dead stack after every call finds no
+/// secret. The firmware Keccak-f\[200\] leaves its two states for these to
+/// clear.
 #[inline(always)]
 fn zero_stack_32<P: Permutation>(key_expansion: bool) {
     match (P::BLOCK_SIZE, key_expansion) {
-        (20, false) => zero_stack::<616>(),
-        (22, false) => zero_stack::<624>(),
-        (_, false) => zero_stack::<728>(),
+        (20, false) => zero_stack::<344>(),
+        (22, false) => zero_stack::<376>(),
+        (_, false) => zero_stack::<512>(),
         (20, true) => zero_stack::<128>(),
         (22, true) => zero_stack::<152>(),
         (_, true) => zero_stack::<296>(),

@@ -26,82 +26,15 @@
 //! no branch on the verdict; the rest of the keystream follows, from `L`
 //! again.
 
+use super::data::Data;
 use super::keystream::{self, copied_in};
 use super::masks::MaskWindow;
 use super::run::Run;
 use super::tag::{self, TagSum, padded_blocks};
-use super::xor::{xor_into, xor_masked, xor_words};
+use super::xor::{xor_masked, xor_words};
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
-use zeroize::Zeroize;
-
-/// The call's buffer: one slice when in place (sealing copies the input to
-/// the output first); opening into a separate output keeps both sides, so
-/// that a rejected message leaves the output as it was.
-enum Data<'a> {
-    Unwritten(InOutBuf<'a, 'a, u8>),
-    InPlace(&'a mut [u8]),
-    /// A part that is only read (its tag terms, feature `rayon`).
-    #[cfg(feature = "rayon")]
-    ReadOnly(&'a [u8]),
-}
-
-impl<'a> Data<'a> {
-    /// The buffer as one slice if its sides are one (the usual case).
-    fn in_place_or_not(mut buffer: InOutBuf<'a, 'a, u8>) -> Self {
-        if buffer.get_in().as_ptr() == buffer.get_out().as_ptr() {
-            Data::InPlace(copied_in(buffer))
-        } else {
-            Data::Unwritten(buffer)
-        }
-    }
-
-    /// The message as it stands (plaintext, or ciphertext where written).
-    fn read(&self) -> &[u8] {
-        match self {
-            Data::Unwritten(buffer) => buffer.get_in(),
-            Data::InPlace(data) => data,
-            #[cfg(feature = "rayon")]
-            Data::ReadOnly(data) => data,
-        }
-    }
-
-    /// `output = input ⊕ keystream` over the block from `start` on, where
-    /// `keystream` is already ANDed with `accept`: the plaintext if
-    /// `accept` is `0xff`, the output as it was if it is 0.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
-    fn xor_block(&mut self, start: usize, keystream: &[u8], accept: u8) {
-        match self {
-            Data::InPlace(data) => {
-                let end = start.saturating_add(keystream.len()).min(data.len());
-                if let Some(block) = data.get_mut(start..end) {
-                    xor_into(block, keystream);
-                }
-            }
-            Data::Unwritten(buffer) => {
-                // Separate input and output: the output is rewritten with
-                // its own bytes unless the tag matched.
-                let mut plaintext = [0u8; 32];
-                let end = start.saturating_add(keystream.len()).min(buffer.len());
-                let range = start..end;
-                if let Some(input) = buffer.get_in().get(range.clone()) {
-                    for ((p, i), k) in plaintext.iter_mut().zip(input).zip(keystream) {
-                        *p = i ^ k;
-                    }
-                }
-                if let Some(output) = buffer.get_out().get_mut(range) {
-                    for (out, new) in output.iter_mut().zip(&plaintext) {
-                        *out ^= (*out ^ new) & accept;
-                    }
-                }
-                plaintext.zeroize();
-            }
-            #[cfg(feature = "rayon")]
-            Data::ReadOnly(_) => debug_assert!(false, "a read-only part is not written"),
-        }
-    }
-}
 
 /// A part of a long message and the work on it (feature `rayon`).
 #[cfg(feature = "rayon")]
@@ -580,12 +513,12 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                     break;
                 }
                 if self.sealing && index < self.plan.keystream_blocks {
-                    keystream::queue(run, &self.nonce, &self.masks, index);
+                    keystream::queue(run, self.nonce.as_ref(), &self.masks, index);
                 } else if index < self.plan.term_blocks {
                     // Opening, or sealing's last term that is padding only.
                     self.queue_ciphertext_term(run, index);
                     if self.holds_keystream() && index < self.plan.keystream_blocks {
-                        keystream::queue(run, &self.nonce, &self.masks, index);
+                        keystream::queue(run, self.nonce.as_ref(), &self.masks, index);
                     }
                 }
                 self.next.message_done = true;
@@ -611,7 +544,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             .min(MaskWindow::<P, W>::reach_from(self.next.index));
         self.masks.prepare(self.next.index, end);
         for index in self.next.index..end {
-            keystream::queue(run, &self.nonce, &self.masks, index);
+            keystream::queue(run, self.nonce.as_ref(), &self.masks, index);
         }
         self.next.index = end;
     }
@@ -752,7 +685,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 return;
             }
         }
-        keystream::finish_masked(permuted, &self.masks, index, accept);
+        keystream::finish(permuted, &self.masks, index);
         self.data.xor_block(start, permuted.as_ref(), accept);
     }
 

@@ -4,7 +4,7 @@
 use super::NONCE_SIZE;
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::xor_words;
+use super::xor::xor_into;
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 
@@ -16,39 +16,32 @@ pub(super) fn write_nonce_block<P: Permutation>(block: &mut P::Block, nonce: &[u
     tail.fill(0);
 }
 
-/// Queues `P(N‖0 ⊕ mask_j ⊕ mask_{j+1})`, keystream block `index`.
+/// Queues `P(N‖0 ⊕ mask_j ⊕ mask_{j+1})`, keystream block `index`;
+/// `nonce` is `N`, or `N‖0` as a whole block (whose words read faster).
 #[cfg_attr(target_pointer_width = "64", inline(always))]
 pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
     run: &mut Run<P, N>,
-    nonce: &P::Block,
+    nonce: &[u8],
     masks: &MaskWindow<P, W>,
     index: usize,
 ) {
     run.push(
-        nonce.as_ref(),
+        nonce,
         masks.mask(index),
         masks.mask(index.saturating_add(1)),
     );
 }
 
 /// Turns `permuted`, keystream block `index`'s permutation result, into
-/// the keystream block `P(…) ⊕ mask_j ⊕ mask_{j+1}` ANDed with `accept`
-/// (opening's verdict mask, `0xff` or 0; sealing's is `0xff`).
+/// the keystream block `P(…) ⊕ mask_j ⊕ mask_{j+1}`.
 #[cfg_attr(target_pointer_width = "64", inline(always))]
-pub(super) fn finish_masked<P: Permutation, const W: usize>(
+pub(super) fn finish<P: Permutation, const W: usize>(
     permuted: &mut P::Block,
     masks: &MaskWindow<P, W>,
     index: usize,
-    accept: u8,
 ) {
-    xor_words(
-        permuted.as_mut(),
-        true,
-        [masks.mask(index), masks.mask(index.saturating_add(1))],
-    );
-    for byte in permuted.as_mut() {
-        *byte &= accept;
-    }
+    xor_into(permuted.as_mut(), masks.mask(index));
+    xor_into(permuted.as_mut(), masks.mask(index.saturating_add(1)));
 }
 
 /// The output side of `buffer`, holding the bytes of its input side: what

@@ -7,6 +7,7 @@
 //! oldest block whose tag term is not yet queued to a run ahead, and
 //! slides it forward as it goes: each byte is produced once per call.
 
+use super::xor::copy_by_u32s;
 use crate::permutation::Permutation;
 use core::marker::PhantomData;
 use zeroize::Zeroize;
@@ -51,7 +52,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     /// message).
     pub(super) fn restart(&mut self, first_mask: &P::Block) {
         if let Some(head) = self.bytes.get_mut(..P::BLOCK_SIZE) {
-            head.copy_from_slice(first_mask.as_ref());
+            copy_by_u32s(head, first_mask.as_ref());
         }
         self.base = 0;
         self.filled = P::BLOCK_SIZE;
@@ -126,8 +127,8 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
 
     /// Clears every byte that ever held a mask.
     pub(super) fn wipe(&mut self) {
-        for byte in self.bytes.iter_mut().take(self.used) {
-            byte.zeroize();
+        if let Some(used) = self.bytes.get_mut(..self.used) {
+            used.zeroize();
         }
     }
 }

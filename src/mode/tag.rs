@@ -2,7 +2,7 @@
 
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::{xor_into, xor_words};
+use super::xor::{copy_by_u32s, xor_into, xor_words};
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::{Error, Result};
@@ -43,10 +43,11 @@ impl<P: Permutation> TagSum<P> {
     /// `T = A_0`, the first block of `nonce ‖ associated_data ‖ 01 ‖ 00…`,
     /// written in place.
     pub(super) fn start(&mut self, nonce: &[u8; NONCE_SIZE], associated_data: &[u8]) {
+        self.sum = P::Block::default();
         let (head, rest) = self.sum.as_mut().split_at_mut(NONCE_SIZE);
-        head.copy_from_slice(nonce);
+        copy_by_u32s(head, nonce);
         let (part, padded) = padded_block_at::<P>(associated_data, 0);
-        xor_words(rest, false, [part]);
+        copy_by_u32s(rest, part);
         if padded {
             if let Some(pad) = rest.get_mut(part.len()) {
                 *pad = 0x01;
@@ -102,8 +103,7 @@ impl<P: Permutation> TagSum<P> {
         run.push(self.sum.as_ref(), expanded_key.as_ref(), &[]);
     }
 
-    /// The sum, for merging a part's into the whole.
-    #[cfg(feature = "rayon")]
+    /// The sum: for `P(T ⊕ L)`, and for merging a part's into the whole.
     pub(super) fn as_bytes(&self) -> &[u8] {
         self.sum.as_ref()
     }
@@ -118,13 +118,8 @@ impl<P: Permutation> Drop for TagSum<P> {
 /// `tag = trunc(P(T ⊕ L) ⊕ L)` from the permutation's result.
 pub(super) fn tag_from<P: Permutation>(permuted: &P::Block, expanded_key: &P::Block) -> TagOf<P> {
     let mut tag = TagOf::<P>::default();
-    for ((t, p), l) in tag
-        .iter_mut()
-        .zip(permuted.as_ref())
-        .zip(expanded_key.as_ref())
-    {
-        *t = p ^ l;
-    }
+    copy_by_u32s(&mut tag, permuted.as_ref());
+    xor_into(&mut tag, expanded_key.as_ref());
     tag
 }
 

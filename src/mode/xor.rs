@@ -51,18 +51,20 @@ fn xor_sources_by_u32s<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u
         dst.fill(0);
     }
     for source in sources {
-        xor_by_u32s(dst, source);
+        xor_by_u32s(dst, source, u8::MAX);
     }
 }
 
-/// `dst ^= src` over the shorter of the two, four bytes at a time and the
+/// `dst ^= src & mask` over the shorter of the two (`mask` applied to
+/// every byte: the verdict's, or `u8::MAX`), four bytes at a time and the
 /// rest a byte at a time. On a Cortex-M4 a word takes 10 instructions
-/// where the byte loop took 6 a byte: this took 7 % off a
-/// 128-byte Delirium encryption and 3 % off Dumbo's, for 184 B of code.
-/// Inlined: as a function of its own, its frame added 8 B to Dumbo's peak
-/// stack.
+/// where the byte loop took 6 a byte: this took 7 % off a 128-byte
+/// Delirium encryption and 3 % off Dumbo's, for 184 B of code. Inlined: as
+/// a function of its own, its frame added 8 B to Dumbo's peak stack (and
+/// a constant `mask` folds away).
 #[inline(always)]
-fn xor_by_u32s(mut dst: &mut [u8], mut src: &[u8]) {
+pub(super) fn xor_by_u32s(mut dst: &mut [u8], mut src: &[u8], mask: u8) {
+    let word_mask = u32::from_ne_bytes([mask; 4]);
     while dst.len() >= 4 && src.len() >= 4 {
         let (Some((d, dst_rest)), Some((s, src_rest))) = (
             core::mem::take(&mut dst).split_first_chunk_mut::<4>(),
@@ -71,11 +73,34 @@ fn xor_by_u32s(mut dst: &mut [u8], mut src: &[u8]) {
             debug_assert!(false, "both have four bytes");
             return;
         };
-        *d = (u32::from_ne_bytes(*d) ^ u32::from_ne_bytes(*s)).to_ne_bytes();
+        *d = (u32::from_ne_bytes(*d) ^ (u32::from_ne_bytes(*s) & word_mask)).to_ne_bytes();
         (dst, src) = (dst_rest, src_rest);
     }
     for (d, s) in dst.iter_mut().zip(src) {
-        *d ^= s;
+        *d ^= s & mask;
+    }
+}
+
+/// `dst = src` over the shorter of the two, four bytes at a time: a
+/// block's copy, which as `copy_from_slice` calls a `memcpy` that takes
+/// several times as long for 20–25 bytes on a Cortex-M4. The `black_box`
+/// (no instruction) keeps LLVM from turning the loop back into that call.
+#[inline(always)]
+pub(super) fn copy_by_u32s(mut dst: &mut [u8], mut src: &[u8]) {
+    while dst.len() >= 4 && src.len() >= 4 {
+        core::hint::black_box(());
+        let (Some((d, dst_rest)), Some((s, src_rest))) = (
+            core::mem::take(&mut dst).split_first_chunk_mut::<4>(),
+            src.split_first_chunk::<4>(),
+        ) else {
+            debug_assert!(false, "both have four bytes");
+            return;
+        };
+        *d = *s;
+        (dst, src) = (dst_rest, src_rest);
+    }
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = *s;
     }
 }
 
@@ -133,10 +158,15 @@ fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K],
     }
 }
 
-/// `dst ^= src`, over the length of `dst`.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+/// `dst ^= src`, over the length of `dst` (firmware: over the shorter,
+/// which the callers make the same).
+#[inline(always)]
 pub(super) fn xor_into(dst: &mut [u8], src: &[u8]) {
-    xor_words(dst, true, [src]);
+    if cfg!(target_pointer_width = "64") {
+        xor_words(dst, true, [src]);
+    } else {
+        xor_by_u32s(dst, src, u8::MAX);
+    }
 }
 
 #[cfg(test)]

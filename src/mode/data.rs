@@ -1,0 +1,75 @@
+//! The buffer a message is read from and written to.
+
+use super::keystream::copied_in;
+use super::xor::xor_by_u32s;
+use aead::inout::InOutBuf;
+use zeroize::Zeroize;
+
+/// The call's buffer: one slice when in place (sealing copies the input to
+/// the output first); opening into a separate output keeps both sides, so
+/// that a rejected message leaves the output as it was.
+pub(super) enum Data<'a> {
+    /// Separate sides, the output not written yet (opening).
+    Unwritten(InOutBuf<'a, 'a, u8>),
+    /// One slice: the message, rewritten in place.
+    InPlace(&'a mut [u8]),
+    /// A part that is only read (its tag terms, feature `rayon`).
+    #[cfg(feature = "rayon")]
+    ReadOnly(&'a [u8]),
+}
+
+impl<'a> Data<'a> {
+    /// The buffer as one slice if its sides are one (the usual case).
+    pub(super) fn in_place_or_not(mut buffer: InOutBuf<'a, 'a, u8>) -> Self {
+        if buffer.get_in().as_ptr() == buffer.get_out().as_ptr() {
+            Data::InPlace(copied_in(buffer))
+        } else {
+            Data::Unwritten(buffer)
+        }
+    }
+
+    /// The message as it stands (plaintext, or ciphertext where written).
+    pub(super) fn read(&self) -> &[u8] {
+        match self {
+            Data::Unwritten(buffer) => buffer.get_in(),
+            Data::InPlace(data) => data,
+            #[cfg(feature = "rayon")]
+            Data::ReadOnly(data) => data,
+        }
+    }
+
+    /// `output = input ⊕ keystream` over the block from `start` on where
+    /// `accept` is `0xff` (sealing, or a tag that matched); the output as
+    /// it was where it is 0, with no branch on it.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn xor_block(&mut self, start: usize, keystream: &[u8], accept: u8) {
+        match self {
+            Data::InPlace(data) => {
+                let end = start.saturating_add(keystream.len()).min(data.len());
+                if let Some(block) = data.get_mut(start..end) {
+                    xor_by_u32s(block, keystream, accept);
+                }
+            }
+            Data::Unwritten(buffer) => {
+                // Separate input and output: the output is rewritten with
+                // its own bytes unless the tag matched.
+                let mut plaintext = [0u8; 32];
+                let end = start.saturating_add(keystream.len()).min(buffer.len());
+                let range = start..end;
+                if let Some(input) = buffer.get_in().get(range.clone()) {
+                    for ((p, i), k) in plaintext.iter_mut().zip(input).zip(keystream) {
+                        *p = i ^ k;
+                    }
+                }
+                if let Some(output) = buffer.get_out().get_mut(range) {
+                    for (out, new) in output.iter_mut().zip(&plaintext) {
+                        *out ^= (*out ^ new) & accept;
+                    }
+                }
+                plaintext.zeroize();
+            }
+            #[cfg(feature = "rayon")]
+            Data::ReadOnly(_) => debug_assert!(false, "a read-only part is not written"),
+        }
+    }
+}
