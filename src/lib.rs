@@ -125,9 +125,7 @@ impl<P: Permutation> KeyInit for Elephant<P> {
             expanded_key: P::Block::default(),
             permutation: PhantomData,
         };
-        for (to, from) in cipher.expanded_key.as_mut().iter_mut().zip(key) {
-            *to = *from;
-        }
+        mode::copy_by_u32s(cipher.expanded_key.as_mut(), key);
         scrub::expand_key::<P>(&mut cipher.expanded_key);
         cipher
     }

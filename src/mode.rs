@@ -26,6 +26,7 @@ pub(crate) use call::Call;
 pub use limits::{MAX_ASSOCIATED_DATA_LEN, MAX_MESSAGE_LEN};
 pub(crate) use limits::{NONCE_SIZE, check_lengths};
 pub(crate) use run::Run;
+pub(crate) use xor::copy_by_u32s;
 
 use crate::permutation::Permutation;
 use aead::Result;

@@ -613,7 +613,8 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// The tag's result: sealing keeps it; opening compares it.
     fn take_tag<const N: usize>(&mut self, run: &mut Run<P, N>) {
         let Some(result) = run.take() else { return };
-        let mut expected = tag::tag_from::<P>(result, self.expanded_key);
+        let mut expected = TagOf::<P>::default();
+        tag::tag_from::<P>(&mut expected, result, self.expanded_key);
         match self.received {
             None => {
                 self.tag = expected;

@@ -133,7 +133,11 @@ impl<'a, P: Permutation> Walk<'a, P> {
         copy_by_u32s(state, self.sum.as_bytes());
         xor_by_u32s(state, self.expanded_key.as_ref(), u8::MAX);
         P::permute(&mut self.state);
-        tag::tag_from::<P>(&self.state, self.expanded_key)
+        // Built in place of the result (a tag made elsewhere and returned
+        // would be copied by a `memcpy` call).
+        let mut tag = TagOf::<P>::default();
+        tag::tag_from::<P>(&mut tag, &self.state, self.expanded_key);
+        tag
     }
 }
 

@@ -116,11 +116,13 @@ impl<P: Permutation> Drop for TagSum<P> {
 }
 
 /// `tag = trunc(P(T ⊕ L) ⊕ L)` from the permutation's result.
-pub(super) fn tag_from<P: Permutation>(permuted: &P::Block, expanded_key: &P::Block) -> TagOf<P> {
-    let mut tag = TagOf::<P>::default();
-    copy_by_u32s(&mut tag, permuted.as_ref());
-    xor_into(&mut tag, expanded_key.as_ref());
-    tag
+pub(super) fn tag_from<P: Permutation>(
+    tag: &mut TagOf<P>,
+    permuted: &P::Block,
+    expanded_key: &P::Block,
+) {
+    copy_by_u32s(tag, permuted.as_ref());
+    xor_into(tag, expanded_key.as_ref());
 }
 
 /// Compares the expected tag with the received one in constant time and

@@ -86,7 +86,7 @@ pub(super) fn xor_by_u32s(mut dst: &mut [u8], mut src: &[u8], mask: u8) {
 /// several times as long for 20–25 bytes on a Cortex-M4. The `black_box`
 /// (no instruction) keeps LLVM from turning the loop back into that call.
 #[inline(always)]
-pub(super) fn copy_by_u32s(mut dst: &mut [u8], mut src: &[u8]) {
+pub(crate) fn copy_by_u32s(mut dst: &mut [u8], mut src: &[u8]) {
     while dst.len() >= 4 && src.len() >= 4 {
         core::hint::black_box(());
         let (Some((d, dst_rest)), Some((s, src_rest))) = (
