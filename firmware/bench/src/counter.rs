@@ -1,96 +1,40 @@
-//! Counting executed instructions with the CMSDK APB timer 0 of the MPS2.
+//! Counting executed instructions.
 //!
-//! QEMU run with `-icount shift=10` advances its virtual clock by exactly
-//! 2^10 ns per executed guest instruction, and the board's timers run off
-//! that clock. Timer 0 counts down at 25 MHz (one tick every 40 ns), so an
-//! interval of `t` ticks is `t × 40 / 1024` instructions. QEMU makes every
-//! device access the last instruction of its translation block, so the
-//! clock is exact at each read and the counts carry no jitter.
+//! Both targets run under QEMU with `-icount`, which ties the guest's clock
+//! to the number of instructions executed, so a clock read before and after
+//! a call gives that call's instruction count, exactly and the same on every
+//! run and host. What that clock is differs per target (`clock`): a board
+//! timer on the Cortex-M4, the `minstret` CSR on riscv32. The measuring
+//! logic around it, [`count`], is the same for both.
 
 use core::hint::black_box;
-use core::ptr::{read_volatile, write_volatile};
 
-/// Base address of CMSDK APB timer 0 on the MPS2 (AN385/AN386 memory map).
-const TIMER0: usize = 0x4000_0000;
-/// Control register: bit 0 enables counting, bit 3 latches the interrupt
-/// status when the counter reaches zero.
-const CTRL: *mut u32 = TIMER0 as *mut u32;
-/// Current counter value (read), or a new start value (write).
-const VALUE: *mut u32 = (TIMER0 + 0x4) as *mut u32;
-/// Value reloaded after the counter reaches zero.
-const RELOAD: *mut u32 = (TIMER0 + 0x8) as *mut u32;
-/// Interrupt status (read) and clear (write 1).
-const INTSTATUS: *mut u32 = (TIMER0 + 0xC) as *mut u32;
+#[cfg(target_arch = "arm")]
+#[path = "counter/arm.rs"]
+mod clock;
+#[cfg(target_arch = "riscv32")]
+#[path = "counter/riscv32.rs"]
+mod clock;
 
-/// Control bits: enable, and latch the wrap in `INTSTATUS`. The interrupt
-/// itself stays disabled in the NVIC, so a wrap is only recorded, never taken.
-const CTRL_ENABLE_AND_LATCH: u32 = 0b1001;
-/// Nanoseconds per timer tick (25 MHz).
-const NS_PER_TICK: u64 = 40;
-/// Nanoseconds per instruction under `-icount shift=10`.
-const NS_PER_INSTRUCTION: u64 = 1 << 10;
-
-/// Starts timer 0 counting down from its largest value.
-pub fn init() {
-    // SAFETY: TIMER0 is the MMIO block of CMSDK APB timer 0 on this board;
-    // nothing else in the program uses it, and these are plain register
-    // writes with no memory-safety effect.
-    unsafe {
-        write_volatile(CTRL, 0);
-        write_volatile(RELOAD, u32::MAX);
-        write_volatile(VALUE, u32::MAX);
-        write_volatile(INTSTATUS, 1);
-        write_volatile(CTRL, CTRL_ENABLE_AND_LATCH);
-    }
-}
-
-/// Rewinds the counter to its largest value and clears the wrap flag, so
-/// that each measurement has the full 2^32 ticks (≈ 167 M instructions).
-fn restart() {
-    // SAFETY: as in `init`: register writes to timer 0, used only here.
-    unsafe {
-        write_volatile(VALUE, u32::MAX);
-        write_volatile(INTSTATUS, 1);
-    }
-}
-
-/// The current counter value.
-#[inline(always)]
-fn now() -> u32 {
-    // SAFETY: an aligned 32-bit read of timer 0's VALUE register.
-    unsafe { read_volatile(VALUE) }
-}
-
-/// Whether the counter reached zero since the last `restart`, i.e. whether
-/// the interval was too long to measure.
-fn wrapped() -> bool {
-    // SAFETY: an aligned 32-bit read of timer 0's INTSTATUS register.
-    unsafe { read_volatile(INTSTATUS) & 1 != 0 }
-}
-
-/// Converts timer ticks to instructions, rounded to the nearest one (a read
-/// can land a fraction of a tick early or late; an instruction is 25.6 ticks).
-fn instructions(ticks: u32) -> u64 {
-    (u64::from(ticks) * NS_PER_TICK + NS_PER_INSTRUCTION / 2) / NS_PER_INSTRUCTION
-}
+pub use clock::init;
 
 /// Instructions executed by one call of `f`, including a fixed overhead:
-/// the indirect call, the return and the timer reads around it. Measure
+/// the indirect call, the return and the clock reads around it. Measure
 /// an empty closure to get that overhead, and subtract it.
 ///
 /// The call goes through a `dyn` pointer hidden by `black_box`, so every
 /// measurement has the same overhead and LLVM cannot specialise this
 /// function for one closure. Returns `None` if the interval overflowed the
-/// 32-bit counter.
+/// 32-bit clock.
 #[inline(never)]
 pub fn count(f: &mut dyn FnMut()) -> Option<u64> {
     let f = black_box(f);
-    restart();
-    let start = now();
+    clock::restart();
+    let start = clock::now();
     f();
-    let end = now();
-    if wrapped() {
+    let end = clock::now();
+    if clock::wrapped() {
         return None;
     }
-    Some(instructions(start.wrapping_sub(end)))
+    Some(clock::instructions(start, end))
 }

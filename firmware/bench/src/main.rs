@@ -1,41 +1,57 @@
-//! Counted-instruction benchmark of `elephant-aead` on a Cortex-M4.
+//! Counted-instruction benchmark of `elephant-aead` on a Cortex-M4 and on
+//! riscv32imac.
 //!
-//! A bare-metal image for QEMU's `mps2-an386` board, run by
-//! `.ci/firmware-bench`. For Dumbo, Jumbo and Delirium, and for the
+//! A bare-metal image for QEMU's `mps2-an386` board (Cortex-M4,
+//! `thumbv7em-none-eabihf`) or `virt` machine (`riscv32imac-unknown-none-elf`),
+//! run by `.ci/firmware-bench`. For Dumbo, Jumbo and Delirium, and for the
 //! RustCrypto baselines ChaCha20-Poly1305 and Ascon-AEAD128, it measures
 //!
-//! - executed instructions (a proxy for Cortex-M4 cycles) of one-shot
+//! - executed instructions (a proxy for cycles) of one-shot
 //!   encryption and decryption of 16, 128 and 1500 bytes with no associated
 //!   data, each including the key setup (`KeyInit::new`) as a one-message
 //!   user pays it, and of the key setup alone;
 //! - the peak stack of one 128-byte encryption and decryption (key setup
 //!   included), by stack painting (see [`stack`]).
 //!
-//! Instructions are counted with QEMU's `-icount` clock and a board timer
-//! (see [`counter`]). The image first checks the counter against loops of
-//! known length, and the fixed cost of a measurement is measured and
-//! subtracted everywhere. It checks every result: decryption must succeed
+//! Instructions are counted with QEMU's `-icount` clock, read through a
+//! board timer or `minstret` (see [`counter`]). The image first checks the
+//! counter against loops of known length, and the fixed cost of a
+//! measurement is measured and subtracted everywhere. It checks every result: decryption must succeed
 //! and restore the plaintext, a forged tag must be rejected, and the
 //! Elephant ciphertexts of 16 bytes must match the official KATs. It prints
 //! a Markdown table and exits QEMU through semihosting, with a failure
 //! status if any check failed.
+//!
+//! The measuring logic in this file is the same for both targets; what
+//! differs is behind one module per idea, each with a file per
+//! architecture: start-up, output and exit ([`runtime`]), the clock read
+//! by [`counter`], the stack pointer and painting loop of [`stack`], and
+//! the loops of known length ([`loops`]).
 
 #![no_std]
 #![no_main]
 
+#[cfg(not(any(target_arch = "arm", target_arch = "riscv32")))]
+compile_error!("firmware/bench builds for thumbv7em-none-eabihf or riscv32imac-unknown-none-elf");
+
 mod counter;
+#[cfg_attr(target_arch = "arm", path = "loops/arm.rs")]
+#[cfg_attr(target_arch = "riscv32", path = "loops/riscv32.rs")]
+mod loops;
+#[cfg_attr(target_arch = "arm", path = "runtime/arm.rs")]
+#[cfg_attr(target_arch = "riscv32", path = "runtime/riscv32.rs")]
+mod runtime;
 mod stack;
 
-use core::arch::asm;
 use core::fmt;
 use core::hint::black_box;
 
 use chacha20poly1305::ChaCha20Poly1305;
-use cortex_m_rt::{ExceptionFrame, entry, exception};
-use cortex_m_semihosting::{debug, hprintln};
 use elephant_aead::aead::{AeadInOut, Key, KeyInit, Nonce, Tag};
 use elephant_aead::permutation::{keccak_f200, spongent_pi_160, spongent_pi_176};
 use elephant_aead::{Delirium, Dumbo, Jumbo, Keccak200, Permutation, Spongent160, Spongent176};
+use loops::{loop_of_2, loop_of_5};
+use runtime::hprintln;
 
 /// Message sizes measured, in bytes.
 const SIZES: [usize; 3] = [16, 128, 1500];
@@ -147,40 +163,6 @@ fn measure(overhead: u64, f: &mut dyn FnMut()) -> Result<u64, Failure> {
     counter::count(f)
         .map(|n| n.saturating_sub(overhead))
         .ok_or(Failure::CounterWrapped)
-}
-
-/// Executes exactly `2 n` instructions (`n` ≥ 1).
-#[inline(always)]
-fn loop_of_2(n: u32) {
-    // SAFETY: a counted loop on one register, touching no memory or stack.
-    unsafe {
-        asm!(
-            "2:",
-            "subs {n}, {n}, #1",
-            "bne 2b",
-            n = inout(reg) n => _,
-            options(nomem, nostack),
-        );
-    }
-}
-
-/// Executes exactly `5 n` instructions (`n` ≥ 1).
-#[inline(always)]
-fn loop_of_5(n: u32) {
-    // SAFETY: a counted loop on two registers, touching no memory or stack.
-    unsafe {
-        asm!(
-            "2:",
-            "eor {x}, {x}, {n}",
-            "add {x}, {x}, #3",
-            "ror {x}, {x}, #7",
-            "subs {n}, {n}, #1",
-            "bne 2b",
-            n = inout(reg) n => _,
-            x = out(reg) _,
-            options(nomem, nostack),
-        );
-    }
 }
 
 /// Checks the counter on loops of known length: the count less the
@@ -502,16 +484,23 @@ fn profile_one_call(spec: &str) -> bool {
     }
 }
 
-#[entry]
-fn main() -> ! {
+/// The image's program, called by the runtime's entry point: measures,
+/// checks, prints, and exits QEMU with the outcome. Inlined there, so the
+/// image's start-up is the runtime's alone (no extra call to here).
+#[inline(always)]
+fn run() -> ! {
+    // A profiling image exits here. The benchmark code below stays live
+    // (`runtime::exit` is not `-> !`), so LLVM compiles and inlines the
+    // library as it does in the benchmark image, and the profile shows the
+    // code that the benchmark measures.
     if let Some(spec) = PROFILE {
         if profile_one_call(spec) {
-            debug::exit(debug::EXIT_SUCCESS);
+            runtime::exit(true);
         } else {
             hprintln!(
                 "FAILED: ELEPHANT_PROFILE={spec}: expected <Dumbo|Jumbo|Delirium>:<0..=1500>"
             );
-            debug::exit(debug::EXIT_FAILURE);
+            runtime::exit(false);
         }
     }
     counter::init();
@@ -557,22 +546,10 @@ fn main() -> ! {
     hprintln!("secrets: {secret_cases} Elephant calls checked for secrets left in dead stack");
     if ok {
         hprintln!("firmware-bench: all checks passed");
-        debug::exit(debug::EXIT_SUCCESS);
     } else {
         hprintln!("firmware-bench: FAILED");
-        debug::exit(debug::EXIT_FAILURE);
     }
-    loop {
-        core::hint::spin_loop();
-    }
-}
-
-/// Reports a fault (e.g. a bad memory access) and exits QEMU with a failure
-/// status, so the run cannot hang.
-#[exception]
-unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
-    hprintln!("FAILED: hard fault at pc {:#010x}", frame.pc());
-    debug::exit(debug::EXIT_FAILURE);
+    runtime::exit(ok);
     loop {
         core::hint::spin_loop();
     }
@@ -582,7 +559,7 @@ unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
     hprintln!("FAILED: {info}");
-    debug::exit(debug::EXIT_FAILURE);
+    runtime::exit(false);
     loop {
         core::hint::spin_loop();
     }

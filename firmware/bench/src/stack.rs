@@ -3,14 +3,21 @@
 //! Before the call, the words below the stack pointer are filled with a
 //! pattern; after it, the lowest word that no longer holds the pattern
 //! marks how deep the call went. The painting is one `asm!` block that uses
-//! registers only, so no frame of the harness lies in the painted region.
+//! registers only, so no frame of the harness lies in the painted region;
+//! it and the stack pointer read are the target-specific parts (`arch`).
 //!
 //! The same region, read after the call, is the stack the call used and
 //! left behind: [`peak_and_scan`] looks for secrets there.
 
-use core::arch::asm;
 use core::hint::black_box;
 use core::ptr::read_volatile;
+
+#[cfg(target_arch = "arm")]
+#[path = "stack/arm.rs"]
+mod arch;
+#[cfg(target_arch = "riscv32")]
+#[path = "stack/riscv32.rs"]
+mod arch;
 
 /// Bytes painted below the call site's stack pointer. Several times what
 /// any measured call needs; a call reaching the bottom is reported as an
@@ -23,18 +30,10 @@ pub const REGION: usize = 8 * 1024;
 const PATTERN: u32 = 0xDEAD_BEEF;
 
 unsafe extern "C" {
-    /// End of `.bss` and `.uninit`, from `cortex-m-rt`'s linker script:
-    /// the lowest address the stack may grow to.
+    /// End of `.bss` and `.uninit` (the start of an empty heap), from the
+    /// linker script of `cortex-m-rt` or `riscv-rt`, which both name it
+    /// so: the lowest address the stack may grow to.
     static __sheap: u32;
-}
-
-/// The current stack pointer.
-#[inline(always)]
-fn stack_pointer() -> usize {
-    let sp: usize;
-    // SAFETY: copies SP into a register; reads and writes no memory.
-    unsafe { asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags)) };
-    sp
 }
 
 /// Peak stack of one call of `f`: the bytes below this function's stack
@@ -50,29 +49,20 @@ pub fn peak(f: &mut dyn FnMut()) -> Option<usize> {
 #[inline(never)]
 pub fn peak_and_scan(f: &mut dyn FnMut(), secrets: &[&[u8]]) -> Option<(usize, usize)> {
     let f = black_box(f);
-    let top = stack_pointer();
+    let top = arch::stack_pointer();
     let bottom = top.checked_sub(REGION)?;
     if bottom < &raw const __sheap as usize {
         return None;
     }
-    // SAFETY: writes the `REGION` bytes just below SP, which the check above
-    // places inside RAM and above all static data. No live data is there:
-    // the stack grows down, this block pushes nothing, and no interrupt is
-    // enabled that could use the stack meanwhile. `top` equals SP here:
-    // this function has no dynamic stack allocation, so its SP does not
-    // change after the prologue.
-    unsafe {
-        asm!(
-            "2:",
-            "str {pattern}, [{p}, #-4]!",
-            "cmp {p}, {bottom}",
-            "bne 2b",
-            p = inout(reg) top => _,
-            bottom = in(reg) bottom,
-            pattern = in(reg) PATTERN,
-            options(nostack),
-        );
-    }
+    // SAFETY: `paint` writes the `REGION` bytes just below SP, which the
+    // check above places inside RAM and above all static data. No live data
+    // is there: the stack grows down, `paint` (always inlined, registers
+    // only) pushes nothing, and no interrupt is enabled that could use the
+    // stack meanwhile. `top` equals
+    // SP here: this function has no dynamic stack allocation, so its SP
+    // does not change after the prologue. Both ends are word-aligned: SP
+    // always is, on both targets, and `REGION` is a multiple of 4.
+    unsafe { arch::paint(top, bottom, PATTERN) };
     f();
     let mut lowest_used = bottom;
     // SAFETY: reads aligned words of the region painted above, which lies

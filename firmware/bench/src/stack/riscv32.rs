@@ -1,0 +1,39 @@
+//! The riscv32 stack pointer read and painting loop.
+
+use core::arch::asm;
+
+/// The current stack pointer.
+#[inline(always)]
+pub fn stack_pointer() -> usize {
+    let sp: usize;
+    // SAFETY: copies SP into a register; reads and writes no memory.
+    unsafe { asm!("mv {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags)) };
+    sp
+}
+
+/// Stores `pattern` in every word from `top - 4` down to `bottom`, with
+/// registers only. Always inlined: a call would put its own frame in the
+/// region it paints.
+///
+/// # Safety
+///
+/// `bottom < top`, both word-aligned, and `bottom..top` must be writable
+/// memory that holds nothing live.
+#[inline(always)]
+pub unsafe fn paint(top: usize, bottom: usize, pattern: u32) {
+    // SAFETY: stores only to the words of `bottom..top`, which the caller
+    // guarantees are writable and dead; the loop ends at `bottom` because
+    // both ends are word-aligned and `bottom < top`.
+    unsafe {
+        asm!(
+            "2:",
+            "addi {p}, {p}, -4",
+            "sw {pattern}, 0({p})",
+            "bne {p}, {bottom}, 2b",
+            p = inout(reg) top => _,
+            bottom = in(reg) bottom,
+            pattern = in(reg) pattern,
+            options(nostack, preserves_flags),
+        );
+    }
+}
