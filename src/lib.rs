@@ -216,7 +216,8 @@ impl<P: Permutation> fmt::Debug for Elephant<P> {
 
 impl<P: Permutation> Drop for Elephant<P> {
     fn drop(&mut self) {
-        self.expanded_key.zeroize();
+        // As a slice: one fill (the array form writes byte by byte).
+        self.expanded_key.as_mut().zeroize();
     }
 }
 

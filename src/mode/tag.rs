@@ -111,7 +111,8 @@ impl<P: Permutation> TagSum<P> {
 
 impl<P: Permutation> Drop for TagSum<P> {
     fn drop(&mut self) {
-        self.sum.zeroize();
+        // As a slice: one fill (the array form writes byte by byte).
+        self.sum.as_mut().zeroize();
     }
 }
 
