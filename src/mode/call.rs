@@ -513,12 +513,12 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                     break;
                 }
                 if self.sealing && index < self.plan.keystream_blocks {
-                    keystream::queue(run, self.nonce.as_ref(), &self.masks, index);
+                    keystream::queue(run, &self.nonce, &self.masks, index);
                 } else if index < self.plan.term_blocks {
                     // Opening, or sealing's last term that is padding only.
                     self.queue_ciphertext_term(run, index);
                     if self.holds_keystream() && index < self.plan.keystream_blocks {
-                        keystream::queue(run, self.nonce.as_ref(), &self.masks, index);
+                        keystream::queue(run, &self.nonce, &self.masks, index);
                     }
                 }
                 self.next.message_done = true;
@@ -544,7 +544,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             .min(MaskWindow::<P, W>::reach_from(self.next.index));
         self.masks.prepare(self.next.index, end);
         for index in self.next.index..end {
-            keystream::queue(run, self.nonce.as_ref(), &self.masks, index);
+            keystream::queue(run, &self.nonce, &self.masks, index);
         }
         self.next.index = end;
     }

@@ -16,17 +16,16 @@ pub(super) fn write_nonce_block<P: Permutation>(block: &mut P::Block, nonce: &[u
     tail.fill(0);
 }
 
-/// Queues `P(N‖0 ⊕ mask_j ⊕ mask_{j+1})`, keystream block `index`;
-/// `nonce` is `N`, or `N‖0` as a whole block (whose words read faster).
+/// Queues `P(N‖0 ⊕ mask_j ⊕ mask_{j+1})`, keystream block `index`.
 #[cfg_attr(target_pointer_width = "64", inline(always))]
 pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
     run: &mut Run<P, N>,
-    nonce: &[u8],
+    nonce: &P::Block,
     masks: &MaskWindow<P, W>,
     index: usize,
 ) {
     run.push(
-        nonce,
+        nonce.as_ref(),
         masks.mask(index),
         masks.mask(index.saturating_add(1)),
     );

@@ -4,9 +4,9 @@
 //! There the permutation takes one block per call whatever the mode does,
 //! so the per-call core's scheduling ([`Call`]) buys nothing and costs its
 //! bookkeeping and its state. This walks the blocks in order instead, on
-//! the same pieces (the mask window, the tag sum, a one-block run): block
-//! `j`'s keystream, then its ciphertext's tag term and the associated
-//! data's. Opening takes the tag terms first and the keystream after the
+//! the same pieces (the mask window, the tag sum, the message buffer) and
+//! one state of its own: block `j`'s keystream, then its ciphertext's tag
+//! term and the associated data's. Opening takes the tag terms first and the keystream after the
 //! verdict, written through the verdict's mask as [`Call`] does.
 //!
 //! [`RUN_BLOCKS`]: super::RUN_BLOCKS
