@@ -63,32 +63,42 @@ fn xor_sources_by_u32s<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u
 /// a function of its own, its frame added 8 B to Dumbo's peak stack (and
 /// a constant `mask` folds away).
 #[inline(always)]
-pub(super) fn xor_by_u32s(mut dst: &mut [u8], mut src: &[u8], mask: u8) {
+pub(super) fn xor_by_u32s(dst: &mut [u8], src: &[u8], mask: u8) {
     let word_mask = u32::from_ne_bytes([mask; 4]);
-    while dst.len() >= 4 && src.len() >= 4 {
-        let (Some((d, dst_rest)), Some((s, src_rest))) = (
-            core::mem::take(&mut dst).split_first_chunk_mut::<4>(),
-            src.split_first_chunk::<4>(),
-        ) else {
-            debug_assert!(false, "both have four bytes");
-            return;
-        };
-        *d = (u32::from_ne_bytes(*d) ^ (u32::from_ne_bytes(*s) & word_mask)).to_ne_bytes();
-        (dst, src) = (dst_rest, src_rest);
-    }
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d ^= s & mask;
-    }
+    by_u32s(
+        dst,
+        src,
+        false,
+        |d, s| d ^ (s & word_mask),
+        |d, s| d ^ (s & mask),
+    );
 }
 
 /// `dst = src` over the shorter of the two, four bytes at a time: a
 /// block's copy, which as `copy_from_slice` calls a `memcpy` that takes
-/// several times as long for 20–25 bytes on a Cortex-M4. The `black_box`
-/// (no instruction) keeps LLVM from turning the loop back into that call.
+/// several times as long for 20–25 bytes on a Cortex-M4. A `black_box`
+/// per word (no instruction) keeps LLVM from turning the loop back into
+/// that call.
 #[inline(always)]
-pub(crate) fn copy_by_u32s(mut dst: &mut [u8], mut src: &[u8]) {
+pub(crate) fn copy_by_u32s(dst: &mut [u8], src: &[u8]) {
+    by_u32s(dst, src, true, |_, s| s, |_, s| s);
+}
+
+/// `dst = word(dst, src)` over the shorter of the two, four bytes at a
+/// time, and `byte(dst, src)` for the rest; with `opaque`, each word step
+/// is hidden from LLVM's loop idioms.
+#[inline(always)]
+fn by_u32s(
+    mut dst: &mut [u8],
+    mut src: &[u8],
+    opaque: bool,
+    word: impl Fn(u32, u32) -> u32,
+    byte: impl Fn(u8, u8) -> u8,
+) {
     while dst.len() >= 4 && src.len() >= 4 {
-        core::hint::black_box(());
+        if opaque {
+            core::hint::black_box(());
+        }
         let (Some((d, dst_rest)), Some((s, src_rest))) = (
             core::mem::take(&mut dst).split_first_chunk_mut::<4>(),
             src.split_first_chunk::<4>(),
@@ -96,11 +106,11 @@ pub(crate) fn copy_by_u32s(mut dst: &mut [u8], mut src: &[u8]) {
             debug_assert!(false, "both have four bytes");
             return;
         };
-        *d = *s;
+        *d = word(u32::from_ne_bytes(*d), u32::from_ne_bytes(*s)).to_ne_bytes();
         (dst, src) = (dst_rest, src_rest);
     }
     for (d, s) in dst.iter_mut().zip(src) {
-        *d = *s;
+        *d = byte(*d, *s);
     }
 }
 
