@@ -14,6 +14,7 @@ mod call;
 mod data;
 mod keystream;
 mod limits;
+pub(crate) mod lockstep;
 mod masks;
 #[cfg(feature = "rayon")]
 mod parallel;
