@@ -2,26 +2,29 @@
 //! packets of a block or two.
 //!
 //! A short message is a fixed, tiny schedule of permutations, the same for
-//! every such packet: sealing is keystream (and the second associated data
-//! block's term), then the ciphertext's tag terms, then the tag; opening is
-//! the tag terms, then the tag with the keystream. The general scheduler
-//! ([`super::batch`]) finds that out anew for every packet at every step
-//! (about half of a 16-byte packet's instructions went there); here a wave
-//! of packets goes through the stages one after the other, each stage one
-//! loop over the packets that fills one shared [`Run`], evaluated as one
-//! batch. Each packet keeps only its masks and its tag sum between stages.
+//! every such packet: sealing is the keystream (with the term of the
+//! second block of `nonce ‖ associated data`, if any), then the
+//! ciphertext's tag terms, then the tag; opening is the tag terms, then the
+//! tag with the keystream. The general scheduler ([`super::batch`]) works
+//! that out anew for every packet at every step (about half of a 16-byte
+//! packet's instructions went there); here a wave of packets goes through
+//! the stages one after the other, each stage one loop over the packets
+//! that fills one shared [`Run`], evaluated as one batch.
+//!
+//! Between stages a packet keeps its mask stream and its tag sum, each in a
+//! [`Lane`] of 32 bytes: XORs of whole lanes compile to a few vector
+//! instructions whatever the instance's block size.
 //!
 //! Which packets qualify ([`fits`]) depends on their lengths only, which
 //! are public; everything else is the same work for every packet.
 
 use super::batch::{Message, TagSlot};
-use super::keystream::{self, write_nonce_block};
-use super::masks::MaskWindow;
 use super::run::Run;
-use super::tag::{self, TagSum, padded_blocks};
-use super::xor::{xor_masked, xor_words};
+use super::tag::{self, padded_block_at, padded_blocks};
+use super::xor::{xor_into, xor_masked};
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
+use zeroize::Zeroize;
 
 /// Blocks a packet may take for its message (and for its nonce and
 /// associated data) to go in lockstep: up to two of each, so at most three
@@ -32,12 +35,15 @@ const MAX_BLOCKS: usize = 2;
 /// first stage (two keystream blocks and the second associated data
 /// block), or opening's first (two tag terms and that block) or second
 /// (the tag and two keystream blocks).
-const MAX_PER_STAGE: usize = 3;
+pub(crate) const MAX_PER_STAGE: usize = 3;
 
-/// Mask window of a packet: `mask_0 … mask_3` (the last tag term's
-/// `mask_{j+2}`), with room to spare ([`MaskWindow`] needs more than a
-/// block, its lookahead and a step).
-const WINDOW: usize = 32;
+/// Bytes of a [`Lane`]: the widest block (25) with the mask stream's
+/// lookahead, rounded up to a vector.
+const LANE: usize = 32;
+
+/// A block, zero past its end, or a packet's mask stream: the masks
+/// `mask_i` for `i ≤ MAX_BLOCKS + 1` are its bytes `i .. i + BLOCK_SIZE`.
+type Lane = [u8; LANE];
 
 /// Whether a packet with these (public) lengths goes in lockstep: its
 /// message and its `nonce ‖ associated data ‖ 01` take at most
@@ -61,26 +67,81 @@ struct Shape {
 
 impl Shape {
     /// The blocks of `message`.
+    #[inline(always)]
     fn of<P: Permutation>(message: &Message<'_, P>) -> Self {
         let len = message.buffer.len();
-        let associated_data_blocks =
-            padded_blocks::<P>(NONCE_SIZE.saturating_add(message.associated_data.len()));
-        debug_assert!(fits::<P>(message.associated_data.len(), len));
+        let associated_data_len = message.associated_data.len();
+        debug_assert!(fits::<P>(associated_data_len, len));
         Self {
             keystream: len.div_ceil(P::BLOCK_SIZE),
             terms: padded_blocks::<P>(len),
-            second_associated_data_block: associated_data_blocks > 1,
+            second_associated_data_block: NONCE_SIZE.saturating_add(associated_data_len)
+                >= P::BLOCK_SIZE,
+        }
+    }
+}
+
+/// `bytes` (up to a lane) in a lane, zero after them.
+#[inline(always)]
+fn lane_of(bytes: &[u8]) -> Lane {
+    let mut lane = [0; LANE];
+    for (to, from) in lane.iter_mut().zip(bytes) {
+        *to = *from;
+    }
+    lane
+}
+
+/// `a ⊕ b`, a lane at once.
+#[inline(always)]
+fn xor(mut a: Lane, b: &Lane) -> Lane {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x ^= *y;
+    }
+    a
+}
+
+/// The block of `data ‖ 01 ‖ 00…` that starts at byte `start`, in a lane.
+#[inline(always)]
+fn padded_lane<P: Permutation>(data: &[u8], start: usize) -> Lane {
+    let (bytes, padded) = padded_block_at::<P>(data, start);
+    let mut lane = lane_of(bytes);
+    if padded {
+        if let Some(pad) = lane.get_mut(bytes.len()) {
+            *pad = 0x01;
+        }
+    }
+    lane
+}
+
+/// `mask_index` from a packet's mask stream, in a lane.
+#[inline(always)]
+fn mask<P: Permutation>(stream: &Lane, index: usize) -> Lane {
+    let mask = stream.get(index..index.saturating_add(P::BLOCK_SIZE));
+    debug_assert!(mask.is_some(), "mask {index} lies in the stream");
+    lane_of(mask.unwrap_or_default())
+}
+
+/// Queues `lane` (its first block's bytes) on `run`.
+#[inline(always)]
+fn queue<P: Permutation, const N: usize>(run: &mut Run<P, N>, lane: &Lane) {
+    if let Some(state) = run.push_slot() {
+        for (to, from) in state.as_mut().iter_mut().zip(lane) {
+            *to = *from;
         }
     }
 }
 
 /// The packets of one wave, up to `WAVE`, and what each keeps between
 /// stages; the run holds `STATES` (at least [`MAX_PER_STAGE`] per packet).
-/// Masks, sums and run are wiped when it is dropped.
+/// Mask streams, sums and run are wiped when it is dropped.
 pub(crate) struct Lockstep<'p, P: Permutation, const WAVE: usize, const STATES: usize> {
     messages: [Option<Message<'p, P>>; WAVE],
-    masks: [MaskWindow<P, WINDOW>; WAVE],
-    sums: [TagSum<P>; WAVE],
+    /// Each packet's mask stream, from `L` on.
+    streams: [Lane; WAVE],
+    /// Each packet's tag sum `T`.
+    sums: [Lane; WAVE],
+    /// How many packets the largest wave had, for [`Drop`].
+    used: usize,
     run: Run<P, STATES>,
 }
 
@@ -93,14 +154,15 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 "a stage fits on the run"
             );
             assert!(
-                WINDOW > P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1),
-                "the window holds mask_{{terms + 1}}"
+                LANE >= P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1),
+                "the stream holds mask_{{MAX_BLOCKS + 1}}"
             );
         }
         Self {
             messages: [const { None }; WAVE],
-            masks: core::array::from_fn(|_| MaskWindow::new()),
-            sums: core::array::from_fn(|_| TagSum::new()),
+            streams: [[0; LANE]; WAVE],
+            sums: [[0; LANE]; WAVE],
+            used: 0,
             run: Run::new(),
         }
     }
@@ -119,6 +181,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             if count == 0 {
                 return accept;
             }
+            self.used = self.used.max(count);
             accept &= self.wave(count);
             if count < WAVE {
                 return accept;
@@ -140,49 +203,68 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         if sealing {
             self.encrypt(count);
             self.run.evaluate();
-            self.take_terms_and_queue_tags(count);
+            self.take_terms_and_queue_tags(count, true);
             self.run.evaluate();
             self.write_tags(count);
             0xff
         } else {
-            self.take_terms_and_queue_tags(count);
+            self.take_terms_and_queue_tags(count, false);
             self.run.evaluate();
             self.verify_and_decrypt(count)
         }
     }
 
-    /// Every packet's start: its masks and the sum `T = A_0`, and the
-    /// first stage: the keystream (sealing) or the ciphertext's tag terms
-    /// (opening), and the second associated data block's term.
+    /// Every packet's start: its mask stream and the sum `T = A_0`, and
+    /// the first stage: the keystream (sealing) or the ciphertext's tag
+    /// terms (opening), and the second associated data block's term.
     fn start(&mut self, count: usize, sealing: bool) {
         let lanes = self
             .messages
             .iter()
-            .zip(&mut self.masks)
+            .zip(&mut self.streams)
             .zip(&mut self.sums)
             .take(count);
-        for ((message, masks), sum) in lanes {
+        for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
-            masks.restart(message.expanded_key);
-            masks.prepare(0, shape.terms);
-            sum.start(message.nonce, message.associated_data);
+            // The stream: L, then a byte per mask up to mask_{MAX_BLOCKS + 1}.
+            *stream = lane_of(message.expanded_key.as_ref());
+            for end in P::BLOCK_SIZE..P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1) {
+                let previous = stream.get(end.saturating_sub(P::BLOCK_SIZE)..end);
+                let byte = P::mask_feedback(previous.unwrap_or_default());
+                if let Some(slot) = stream.get_mut(end) {
+                    *slot = byte;
+                }
+            }
+            // T = A_0: the nonce, then the block's share of `A ‖ 01 ‖ 00…`.
+            *sum = lane_of(message.nonce);
+            let share = P::BLOCK_SIZE.saturating_sub(NONCE_SIZE);
+            let first = padded_lane::<P>(message.associated_data, 0);
+            let to = sum.get_mut(NONCE_SIZE..P::BLOCK_SIZE).unwrap_or_default();
+            for (to, from) in to.iter_mut().zip(first.get(..share).unwrap_or_default()) {
+                *to = *from;
+            }
             if sealing {
-                let mut nonce = P::Block::default();
-                write_nonce_block::<P>(&mut nonce, message.nonce);
+                let nonce = lane_of(message.nonce);
                 for index in 0..shape.keystream {
-                    keystream::queue(&mut self.run, &nonce, masks, index);
+                    let delta = xor(
+                        mask::<P>(stream, index),
+                        &mask::<P>(stream, index.saturating_add(1)),
+                    );
+                    queue(&mut self.run, &xor(nonce, &delta));
                 }
             } else {
                 for index in 0..shape.terms {
-                    let start = index.saturating_mul(P::BLOCK_SIZE);
-                    sum.queue_term(&mut self.run, masks, (message.buffer, start), index, true);
+                    queue_ciphertext_term(&mut self.run, sum, stream, message.buffer, index);
                 }
             }
             if shape.second_associated_data_block {
+                // Block 1 of `N ‖ A ‖ 01 ‖ 00…`, past the nonce.
                 let start = P::BLOCK_SIZE.saturating_sub(NONCE_SIZE);
-                let data = (message.associated_data, start);
-                sum.queue_term(&mut self.run, masks, data, 1, false);
+                let block = padded_lane::<P>(message.associated_data, start);
+                let mask_1 = mask::<P>(stream, 1);
+                queue(&mut self.run, &xor(block, &mask_1));
+                *sum = xor(*sum, &mask_1);
             }
         }
     }
@@ -193,10 +275,10 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         let lanes = self
             .messages
             .iter_mut()
-            .zip(&self.masks)
+            .zip(&self.streams)
             .zip(&mut self.sums)
             .take(count);
-        for ((message, masks), sum) in lanes {
+        for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
             for (index, block) in message
@@ -205,18 +287,17 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 .enumerate()
                 .take(shape.keystream)
             {
-                if let Some(keystream) = self.run.take() {
-                    let sources = [
-                        keystream.as_ref(),
-                        masks.mask(index),
-                        masks.mask(index.saturating_add(1)),
-                    ];
-                    xor_words(block, true, sources);
+                if let Some(permuted) = self.run.take() {
+                    let delta = xor(
+                        mask::<P>(stream, index),
+                        &mask::<P>(stream, index.saturating_add(1)),
+                    );
+                    xor_into(block, &xor(lane_of(permuted.as_ref()), &delta));
                 }
             }
             if shape.second_associated_data_block {
                 if let Some(term) = self.run.take() {
-                    sum.add(term.as_ref());
+                    *sum = xor(*sum, &lane_of(term.as_ref()));
                 }
             }
         }
@@ -224,14 +305,13 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         let lanes = self
             .messages
             .iter()
-            .zip(&self.masks)
+            .zip(&self.streams)
             .zip(&mut self.sums)
             .take(count);
-        for ((message, masks), sum) in lanes {
+        for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
             for index in 0..Shape::of(message).terms {
-                let start = index.saturating_mul(P::BLOCK_SIZE);
-                sum.queue_term(&mut self.run, masks, (message.buffer, start), index, true);
+                queue_ciphertext_term(&mut self.run, sum, stream, message.buffer, index);
             }
         }
     }
@@ -239,12 +319,12 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// Takes the tag terms of the stage just evaluated (sealing: the
     /// ciphertext's; opening: the ciphertext's and the associated data's),
     /// then queues each tag `P(T ⊕ L)` and, opening, its keystream.
-    fn take_terms_and_queue_tags(&mut self, count: usize) {
+    fn take_terms_and_queue_tags(&mut self, count: usize, sealing: bool) {
         let lanes = self.messages.iter().zip(&mut self.sums).take(count);
         for (message, sum) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
-            let terms = if message_is_sealed(message) {
+            let terms = if sealing {
                 shape.terms
             } else {
                 shape
@@ -253,7 +333,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             };
             for _ in 0..terms {
                 if let Some(term) = self.run.take() {
-                    sum.add(term.as_ref());
+                    *sum = xor(*sum, &lane_of(term.as_ref()));
                 }
             }
         }
@@ -261,17 +341,21 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         let lanes = self
             .messages
             .iter()
-            .zip(&self.masks)
+            .zip(&self.streams)
             .zip(&self.sums)
             .take(count);
-        for ((message, masks), sum) in lanes {
+        for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
-            sum.queue_final(&mut self.run, message.expanded_key);
-            if !message_is_sealed(message) {
-                let mut nonce = P::Block::default();
-                write_nonce_block::<P>(&mut nonce, message.nonce);
+            // L is the stream's first block.
+            queue(&mut self.run, &xor(*sum, &mask::<P>(stream, 0)));
+            if !sealing {
+                let nonce = lane_of(message.nonce);
                 for index in 0..Shape::of(message).keystream {
-                    keystream::queue(&mut self.run, &nonce, masks, index);
+                    let delta = xor(
+                        mask::<P>(stream, index),
+                        &mask::<P>(stream, index.saturating_add(1)),
+                    );
+                    queue(&mut self.run, &xor(nonce, &delta));
                 }
             }
         }
@@ -297,8 +381,8 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// AND of the accept masks.
     fn verify_and_decrypt(&mut self, count: usize) -> u8 {
         let mut all = 0xff;
-        let lanes = self.messages.iter_mut().zip(&self.masks).take(count);
-        for (message, masks) in lanes {
+        let lanes = self.messages.iter_mut().zip(&self.streams).take(count);
+        for (message, stream) in lanes {
             let Some(message) = message.take() else {
                 continue;
             };
@@ -315,13 +399,13 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 .enumerate()
                 .take(shape.keystream)
             {
-                if let Some(keystream) = self.run.take() {
-                    let sources = [
-                        keystream.as_ref(),
-                        masks.mask(index),
-                        masks.mask(index.saturating_add(1)),
-                    ];
-                    xor_masked(block, sources, accept);
+                if let Some(permuted) = self.run.take() {
+                    let delta = xor(
+                        mask::<P>(stream, index),
+                        &mask::<P>(stream, index.saturating_add(1)),
+                    );
+                    let keystream = xor(lane_of(permuted.as_ref()), &delta);
+                    xor_masked(block, [keystream.as_slice()], accept);
                 }
             }
             *message.outcome = tag::verdict(accept);
@@ -332,7 +416,34 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     }
 }
 
-/// Whether `message` is being sealed (else opened).
-fn message_is_sealed<P: Permutation>(message: &Message<'_, P>) -> bool {
-    matches!(message.tag, TagSlot::Seal(_))
+/// Queues ciphertext block `index`'s tag term `C_j ⊕ mask_j ⊕ mask_{j+2}`
+/// (padded if it is the last) and adds its masks to the sum.
+#[inline(always)]
+fn queue_ciphertext_term<P: Permutation, const N: usize>(
+    run: &mut Run<P, N>,
+    sum: &mut Lane,
+    stream: &Lane,
+    ciphertext: &[u8],
+    index: usize,
+) {
+    let masks = xor(
+        mask::<P>(stream, index),
+        &mask::<P>(stream, index.saturating_add(2)),
+    );
+    let block = padded_lane::<P>(ciphertext, index.saturating_mul(P::BLOCK_SIZE));
+    queue(run, &xor(block, &masks));
+    *sum = xor(*sum, &masks);
+}
+
+impl<P: Permutation, const WAVE: usize, const STATES: usize> Drop
+    for Lockstep<'_, P, WAVE, STATES>
+{
+    fn drop(&mut self) {
+        // One fill each over the lanes that held secrets.
+        for lanes in [&mut self.streams, &mut self.sums] {
+            if let Some(used) = lanes.get_mut(..self.used) {
+                used.as_flattened_mut().zeroize();
+            }
+        }
+    }
 }
