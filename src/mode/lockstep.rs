@@ -84,11 +84,25 @@ impl Shape {
 /// `bytes` (up to a lane) in a lane, zero after them.
 #[inline(always)]
 fn lane_of(bytes: &[u8]) -> Lane {
+    debug_assert!(bytes.len() <= LANE);
     let mut lane = [0; LANE];
     for (to, from) in lane.iter_mut().zip(bytes) {
         *to = *from;
     }
     lane
+}
+
+/// The first `count` of `items` (all of them if fewer).
+#[inline(always)]
+fn first<T>(items: &[T], count: usize) -> &[T] {
+    items.get(..count).unwrap_or(items)
+}
+
+/// [`first`], mutable.
+#[inline(always)]
+fn first_mut<T>(items: &mut [T], count: usize) -> &mut [T] {
+    let len = items.len();
+    items.get_mut(..count.min(len)).unwrap_or_default()
 }
 
 /// `a ⊕ b`, a lane at once.
@@ -218,12 +232,10 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// the first stage: the keystream (sealing) or the ciphertext's tag
     /// terms (opening), and the second associated data block's term.
     fn start(&mut self, count: usize, sealing: bool) {
-        let lanes = self
-            .messages
+        let lanes = first(&self.messages, count)
             .iter()
-            .zip(&mut self.streams)
-            .zip(&mut self.sums)
-            .take(count);
+            .zip(first_mut(&mut self.streams, count))
+            .zip(first_mut(&mut self.sums, count));
         for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
@@ -272,12 +284,10 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// Sealing's second stage: takes the keystream and the associated data
     /// terms, writes the ciphertext, then queues its tag terms.
     fn encrypt(&mut self, count: usize) {
-        let lanes = self
-            .messages
+        let lanes = first_mut(&mut self.messages, count)
             .iter_mut()
-            .zip(&self.streams)
-            .zip(&mut self.sums)
-            .take(count);
+            .zip(first(&self.streams, count))
+            .zip(first_mut(&mut self.sums, count));
         for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
@@ -302,12 +312,10 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             }
         }
         self.run.clear();
-        let lanes = self
-            .messages
+        let lanes = first(&self.messages, count)
             .iter()
-            .zip(&self.streams)
-            .zip(&mut self.sums)
-            .take(count);
+            .zip(first(&self.streams, count))
+            .zip(first_mut(&mut self.sums, count));
         for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
             for index in 0..Shape::of(message).terms {
@@ -320,7 +328,9 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// ciphertext's; opening: the ciphertext's and the associated data's),
     /// then queues each tag `P(T ⊕ L)` and, opening, its keystream.
     fn take_terms_and_queue_tags(&mut self, count: usize, sealing: bool) {
-        let lanes = self.messages.iter().zip(&mut self.sums).take(count);
+        let lanes = first(&self.messages, count)
+            .iter()
+            .zip(first_mut(&mut self.sums, count));
         for (message, sum) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
@@ -338,12 +348,10 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             }
         }
         self.run.clear();
-        let lanes = self
-            .messages
+        let lanes = first(&self.messages, count)
             .iter()
-            .zip(&self.streams)
-            .zip(&self.sums)
-            .take(count);
+            .zip(first(&self.streams, count))
+            .zip(first(&self.sums, count));
         for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
             // L is the stream's first block.
@@ -363,7 +371,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
 
     /// Sealing's end: every tag `trunc(P(T ⊕ L) ⊕ L)`.
     fn write_tags(&mut self, count: usize) {
-        for message in self.messages.iter_mut().take(count) {
+        for message in first_mut(&mut self.messages, count) {
             let Some(message) = message.take() else {
                 continue;
             };
@@ -381,7 +389,9 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// AND of the accept masks.
     fn verify_and_decrypt(&mut self, count: usize) -> u8 {
         let mut all = 0xff;
-        let lanes = self.messages.iter_mut().zip(&self.streams).take(count);
+        let lanes = first_mut(&mut self.messages, count)
+            .iter_mut()
+            .zip(first(&self.streams, count));
         for (message, stream) in lanes {
             let Some(message) = message.take() else {
                 continue;
