@@ -49,7 +49,7 @@
 //! ```
 
 use crate::mode::batch::{Message, TagSlot, drive_all};
-use crate::mode::lockstep::{self, Lockstep};
+use crate::mode::lockstep::{self, Lockstep, MAX_PER_STAGE};
 use crate::mode::{check_lengths, tag, window_for};
 use crate::scrub::{self, Wave};
 use crate::{Elephant, Nonce, Permutation, Tag};
@@ -223,9 +223,9 @@ fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8,
                 .filter(|packet| in_lockstep(packet))
                 .map(|packet| message(packet, sealing));
             accept &= if count <= SMALL_WAVE {
-                Lockstep::<P, SMALL_WAVE, { 3 * SMALL_WAVE }>::new().drive(messages)
+                in_lockstep_waves::<P, SMALL_WAVE, { SMALL_WAVE * MAX_PER_STAGE }>(messages)
             } else {
-                Lockstep::<P, WAVE, { 3 * WAVE }>::new().drive(messages)
+                in_lockstep_waves::<P, WAVE, { WAVE * MAX_PER_STAGE }>(messages)
             };
         }
         if general > 0 {
@@ -270,6 +270,17 @@ const WINDOW: usize = window_for(16);
 
 /// The run all messages in flight share.
 const RUN: usize = crate::mode::RUN_BLOCKS;
+
+/// Runs short messages in lockstep, `WAVE` at a time on a run of
+/// `STATES`; returns the AND of their accept masks. A frame of its own
+/// (as each configuration of the general scheduler): the stack holds one
+/// configuration at a time.
+#[inline(never)]
+fn in_lockstep_waves<'p, P: Permutation, const WAVE: usize, const STATES: usize>(
+    messages: impl Iterator<Item = Message<'p, P>>,
+) -> u8 {
+    Lockstep::<P, WAVE, STATES>::new().drive(messages)
+}
 
 /// Runs the messages of `count` packets (with `blocks` blocks in all)
 /// through the general scheduler; returns the AND of their accept masks.
