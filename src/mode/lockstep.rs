@@ -457,3 +457,141 @@ impl<P: Permutation, const WAVE: usize, const STATES: usize> Drop
         }
     }
 }
+
+#[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation
+)]
+mod tests {
+    use super::*;
+    use crate::mode::{check_lengths, decrypt, encrypt};
+    use crate::{Keccak200, Spongent160, Spongent176};
+    use aead::Result;
+
+    /// The lengths at the bound: the largest that fit, and one more.
+    #[test]
+    fn fits_two_blocks_each() {
+        fn check<P: Permutation>() {
+            let message = 2 * P::BLOCK_SIZE - 1;
+            let associated_data = 2 * P::BLOCK_SIZE - NONCE_SIZE - 1;
+            assert!(fits::<P>(associated_data, message));
+            assert!(!fits::<P>(associated_data + 1, message));
+            assert!(!fits::<P>(associated_data, message + 1));
+            // Well within the limits: a packet in lockstep is never one
+            // that the general path would reject.
+            assert!(check_lengths(associated_data, message).is_ok());
+        }
+        check::<Spongent160>();
+        check::<Spongent176>();
+        check::<Keccak200>();
+    }
+
+    /// Every pair of lengths that fits (a few under Miri), sealed in
+    /// waves of three (so one partial wave at the end), against the
+    /// single-message calls; then opened with every third tag forged:
+    /// those are rejected with their buffers untouched, the others
+    /// decrypted.
+    #[test]
+    fn waves_match_the_single_message_calls() {
+        fn check<P: Permutation>() {
+            let mut expanded_key = P::Block::default();
+            for (i, byte) in expanded_key.as_mut().iter_mut().enumerate() {
+                *byte = (i as u8).wrapping_mul(37) ^ 0xa7;
+            }
+            let (message_lens, ad_lens): (Vec<usize>, Vec<usize>) = if cfg!(miri) {
+                (
+                    vec![0, 16, 2 * P::BLOCK_SIZE - 1],
+                    vec![5, 2 * P::BLOCK_SIZE - 13],
+                )
+            } else {
+                (
+                    (0..2 * P::BLOCK_SIZE).collect(),
+                    (0..2 * P::BLOCK_SIZE - NONCE_SIZE).collect(),
+                )
+            };
+            let mut cases = Vec::new();
+            for &len in &message_lens {
+                for &ad_len in &ad_lens {
+                    let n = cases.len() as u8;
+                    let nonce = [n ^ 0x3c; NONCE_SIZE];
+                    let ad: Vec<u8> = (0..ad_len as u8).map(|b| b ^ n).collect();
+                    let message: Vec<u8> = (0..len as u8).map(|b| b.wrapping_mul(3) ^ n).collect();
+                    cases.push((nonce, ad, message));
+                }
+            }
+            // Sealing in lockstep.
+            let mut buffers: Vec<Vec<u8>> = cases.iter().map(|case| case.2.clone()).collect();
+            let mut tags = vec![TagOf::<P>::default(); cases.len()];
+            let mut outcomes: Vec<Result<()>> = vec![Err(aead::Error); cases.len()];
+            let messages = cases
+                .iter()
+                .zip(&mut buffers)
+                .zip(&mut tags)
+                .zip(&mut outcomes)
+                .map(|((((nonce, ad, _), buffer), tag), outcome)| Message::<P> {
+                    expanded_key: &expanded_key,
+                    nonce,
+                    associated_data: ad,
+                    buffer,
+                    tag: TagSlot::Seal(tag),
+                    outcome,
+                });
+            assert_eq!(Lockstep::<P, 3, 9>::new().drive(messages), 0xff);
+            for (i, (nonce, ad, message)) in cases.iter().enumerate() {
+                let mut single = message.clone();
+                let tag = encrypt::<P>(&expanded_key, nonce, ad, single.as_mut_slice().into());
+                assert_eq!(buffers[i], single, "{} case {i}", P::INSTANCE);
+                assert_eq!(Ok(&tags[i]), tag.as_ref(), "{} case {i}", P::INSTANCE);
+                assert!(outcomes[i].is_ok());
+            }
+
+            // Opening in lockstep, every third tag forged.
+            for (i, tag) in tags.iter_mut().enumerate() {
+                if i % 3 == 1 {
+                    let at = i % tag.len();
+                    tag[at] ^= 0x40;
+                }
+            }
+            let sent = buffers.clone();
+            let messages = cases
+                .iter()
+                .zip(&mut buffers)
+                .zip(&tags)
+                .zip(&mut outcomes)
+                .map(|((((nonce, ad, _), buffer), tag), outcome)| Message::<P> {
+                    expanded_key: &expanded_key,
+                    nonce,
+                    associated_data: ad,
+                    buffer,
+                    tag: TagSlot::Open(tag),
+                    outcome,
+                });
+            let forged = cases.len() > 1;
+            let accept = Lockstep::<P, 3, 9>::new().drive(messages);
+            assert_eq!(accept, if forged { 0 } else { 0xff });
+            for (i, (nonce, ad, message)) in cases.iter().enumerate() {
+                let mut single = sent[i].clone();
+                let verdict = decrypt::<P>(
+                    &expanded_key,
+                    nonce,
+                    ad,
+                    single.as_mut_slice().into(),
+                    &tags[i],
+                );
+                assert_eq!(outcomes[i], verdict, "{} case {i}", P::INSTANCE);
+                if i % 3 == 1 {
+                    assert!(outcomes[i].is_err());
+                    assert_eq!(buffers[i], sent[i], "{} case {i}: rejected", P::INSTANCE);
+                } else {
+                    assert!(outcomes[i].is_ok());
+                    assert_eq!(&buffers[i], message, "{} case {i}: plaintext", P::INSTANCE);
+                }
+            }
+        }
+        check::<Spongent160>();
+        check::<Spongent176>();
+        check::<Keccak200>();
+    }
+}
