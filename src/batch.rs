@@ -7,6 +7,9 @@
 //! thousands of devices has the parallelism a single call lacks. [`seal`]
 //! and [`open`] walk all packets at once: each step queues the next
 //! permutation inputs of every packet in flight and evaluates them together.
+//! Short packets (message and `nonce ‖ AD` within two blocks each, a public
+//! property) go in lockstep, a wave at a time through the same fixed
+//! stages; the others through the general scheduler.
 //!
 //! Each packet gets exactly what the single-message calls
 //! ([`AeadInOut`](crate::AeadInOut)) would give it, with the same

@@ -1,4 +1,5 @@
-//! Many messages on one run: the scheduler behind [`crate::batch`].
+//! Many messages on one run: the scheduler behind [`crate::batch`] for
+//! the packets that do not go in lockstep ([`super::lockstep`]).
 //!
 //! Up to `WAVE` calls are in flight at once, each one message's
 //! [`Call`]. Each step queues the ready permutation inputs of every call

@@ -149,6 +149,8 @@ fn queue<P: Permutation, const N: usize>(run: &mut Run<P, N>, lane: &Lane) {
 /// stages; the run holds `STATES` (at least [`MAX_PER_STAGE`] per packet).
 /// Mask streams, sums and run are wiped when it is dropped.
 pub(crate) struct Lockstep<'p, P: Permutation, const WAVE: usize, const STATES: usize> {
+    /// The wave's messages, from the front; each is taken out when its
+    /// results are written.
     messages: [Option<Message<'p, P>>; WAVE],
     /// Each packet's mask stream, from `L` on.
     streams: [Lane; WAVE],
@@ -156,6 +158,7 @@ pub(crate) struct Lockstep<'p, P: Permutation, const WAVE: usize, const STATES: 
     sums: [Lane; WAVE],
     /// How many packets the largest wave had, for [`Drop`].
     used: usize,
+    /// The permutation inputs of the current stage, of every packet.
     run: Run<P, STATES>,
 }
 
