@@ -1,7 +1,7 @@
 //! The buffer a message is read from and written to.
 
 use super::keystream::copied_in;
-use super::xor::xor_by_u32s;
+use super::xor::zip_u32s;
 use aead::inout::InOutBuf;
 use zeroize::Zeroize;
 
@@ -40,31 +40,49 @@ impl<'a> Data<'a> {
 
     /// `output = input ⊕ keystream` over the block from `start` on where
     /// `accept` is `0xff` (sealing, or a tag that matched); the output as
-    /// it was where it is 0, with no branch on it.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
-    pub(super) fn xor_block(&mut self, start: usize, keystream: &[u8], accept: u8) {
+    /// it was where it is 0, with no branch on it. The keystream is the
+    /// XOR of `keystream`'s parts (a permutation's result and its masks),
+    /// taken in the same pass.
+    #[inline(always)]
+    pub(super) fn xor_block(&mut self, start: usize, keystream: [&[u8]; 3], accept: u8) {
+        let word_accept = u32::from_ne_bytes([accept; 4]);
         match self {
             Data::InPlace(data) => {
-                let end = start.saturating_add(keystream.len()).min(data.len());
+                let end = start.saturating_add(keystream[0].len()).min(data.len());
                 if let Some(block) = data.get_mut(start..end) {
-                    xor_by_u32s(block, keystream, accept);
+                    zip_u32s(
+                        block,
+                        keystream,
+                        false,
+                        |d, [k, a, b, _]| d ^ ((k ^ a ^ b) & word_accept),
+                        |d, [k, a, b, _]| d ^ ((k ^ a ^ b) & accept),
+                    );
                 }
             }
             Data::Unwritten(buffer) => {
                 // Separate input and output: the output is rewritten with
                 // its own bytes unless the tag matched.
                 let mut plaintext = [0u8; 32];
-                let end = start.saturating_add(keystream.len()).min(buffer.len());
+                let end = start.saturating_add(keystream[0].len()).min(buffer.len());
                 let range = start..end;
                 if let Some(input) = buffer.get_in().get(range.clone()) {
-                    for ((p, i), k) in plaintext.iter_mut().zip(input).zip(keystream) {
-                        *p = i ^ k;
-                    }
+                    let [k, a, b] = keystream;
+                    zip_u32s(
+                        &mut plaintext,
+                        [input, k, a, b],
+                        false,
+                        |_, [i, k, a, b]| i ^ k ^ a ^ b,
+                        |_, [i, k, a, b]| i ^ k ^ a ^ b,
+                    );
                 }
                 if let Some(output) = buffer.get_out().get_mut(range) {
-                    for (out, new) in output.iter_mut().zip(&plaintext) {
-                        *out ^= (*out ^ new) & accept;
-                    }
+                    zip_u32s(
+                        output,
+                        [&plaintext],
+                        false,
+                        |out, [new, ..]| out ^ ((out ^ new) & word_accept),
+                        |out, [new, ..]| out ^ ((out ^ new) & accept),
+                    );
                 }
                 plaintext.zeroize();
             }

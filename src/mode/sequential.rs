@@ -13,10 +13,10 @@
 //! [`Call`]: super::Call
 
 use super::data::Data;
-use super::keystream::{self, copied_in};
+use super::keystream::copied_in;
 use super::masks::MaskWindow;
 use super::tag::{self, TagSum, padded_block_at, padded_blocks};
-use super::xor::{copy_by_u32s, xor_by_u32s};
+use super::xor::{copy_by_u32s, xor_by_u32s, zip_u32s};
 use super::{NONCE_SIZE, TagOf, window_for};
 use crate::permutation::Permutation;
 use aead::Result;
@@ -98,9 +98,18 @@ impl<'a, P: Permutation> Walk<'a, P> {
     /// for the ciphertext and `mask_index` for the associated data.
     fn add_term(&mut self, (bytes, padded): (&[u8], bool), index: usize, ciphertext: bool) {
         let state = self.state.as_mut();
-        copy_by_u32s(state, self.masks.mask(index));
+        let mask = self.masks.mask(index);
         if ciphertext {
-            xor_by_u32s(state, self.masks.mask(index.saturating_add(2)), u8::MAX);
+            let other = self.masks.mask(index.saturating_add(2));
+            zip_u32s(
+                state,
+                [mask, other],
+                false,
+                |_, [a, b, ..]| a ^ b,
+                |_, [a, b, ..]| a ^ b,
+            );
+        } else {
+            copy_by_u32s(state, mask);
         }
         self.sum.add(state);
         xor_by_u32s(state, bytes, u8::MAX);
@@ -117,14 +126,22 @@ impl<'a, P: Permutation> Walk<'a, P> {
     /// `0xff`, the output left as it was where it is 0.
     fn apply_keystream(&mut self, data: &mut Data<'_>, index: usize, accept: u8) {
         self.masks.prepare(index, index.saturating_add(1));
+        let masks = [
+            self.masks.mask(index),
+            self.masks.mask(index.saturating_add(1)),
+        ];
         let state = self.state.as_mut();
-        copy_by_u32s(state, self.masks.mask(index));
-        xor_by_u32s(state, self.masks.mask(index.saturating_add(1)), u8::MAX);
+        zip_u32s(
+            state,
+            masks,
+            false,
+            |_, [a, b, ..]| a ^ b,
+            |_, [a, b, ..]| a ^ b,
+        );
         xor_by_u32s(state, self.nonce, u8::MAX);
         P::permute(&mut self.state);
-        keystream::finish(&mut self.state, &self.masks, index);
         let start = index.saturating_mul(P::BLOCK_SIZE);
-        data.xor_block(start, self.state.as_ref(), accept);
+        data.xor_block(start, [self.state.as_ref(), masks[0], masks[1]], accept);
     }
 
     /// `P(T ⊕ L) ⊕ L`, truncated: the tag of the sum.
@@ -133,11 +150,7 @@ impl<'a, P: Permutation> Walk<'a, P> {
         copy_by_u32s(state, self.sum.as_bytes());
         xor_by_u32s(state, self.expanded_key.as_ref(), u8::MAX);
         P::permute(&mut self.state);
-        // Built in place of the result (a tag made elsewhere and returned
-        // would be copied by a `memcpy` call).
-        let mut tag = TagOf::<P>::default();
-        tag::tag_from::<P>(&mut tag, &self.state, self.expanded_key);
-        tag
+        tag::tag_from::<P>(&self.state, self.expanded_key)
     }
 }
 
