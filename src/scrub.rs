@@ -45,24 +45,24 @@ const KEY_EXPANSION: usize = 1024;
 /// depth of the call's own frames below the one that clears, per instance
 /// (told apart by block size), so that clearing adds next to nothing to the
 /// peak stack. The depths are the firmware benchmark's: its peak stack for
-/// a call with these clears off (Dumbo 448 B, Jumbo 488 B, Delirium 624 B,
-/// the deepest of encryption and decryption), less the frames above, with
-/// a margin: with them, every peak it measures is 8–16 B deeper than
-/// without, so the clearing reaches past the call's deepest byte (Dumbo
-/// 464/456 B, Jumbo 496/496 B, Delirium 648/632 B); for the key expansion, the
-/// permutation's own frame (96, 120 and 256 B) and the calls into it, plus
-/// 16 B. With these, its scan of the dead stack after every call finds no
-/// secret. The firmware Keccak-f\[200\] leaves its two states for these to
-/// clear.
+/// a call with these clears off (Dumbo 392 B, Jumbo 416 B, Delirium 568 B,
+/// the deepest of encryption and decryption), less the frames above (88,
+/// 88 and 104 B), rounded up to [`zero_stack`]'s 32-byte rows: with them,
+/// every peak it measures is 8–32 B deeper than without, so the clearing
+/// reaches past the call's deepest byte (Dumbo 424/416 B, Jumbo 424/416 B,
+/// Delirium 600/584 B). For the key expansion, the permutation's own frame
+/// (96, 120 and 256 B) and the call into it, plus at least 16 B. With
+/// these, its scan of the dead stack after every call finds no secret. The
+/// firmware Keccak-f\[200\] leaves its two states for these to clear.
 #[inline(always)]
 fn zero_stack_32<P: Permutation>(key_expansion: bool) {
     match (P::BLOCK_SIZE, key_expansion) {
-        (20, false) => zero_stack::<{ chunks(344) }>(),
-        (22, false) => zero_stack::<{ chunks(376) }>(),
-        (_, false) => zero_stack::<{ chunks(512) }>(),
+        (20, false) => zero_stack::<{ chunks(320) }>(),
+        (22, false) => zero_stack::<{ chunks(320) }>(),
+        (_, false) => zero_stack::<{ chunks(480) }>(),
         (20, true) => zero_stack::<{ chunks(128) }>(),
-        (22, true) => zero_stack::<{ chunks(152) }>(),
-        (_, true) => zero_stack::<{ chunks(296) }>(),
+        (22, true) => zero_stack::<{ chunks(160) }>(),
+        (_, true) => zero_stack::<{ chunks(288) }>(),
     }
 }
 
@@ -73,11 +73,11 @@ fn zero_stack_32<P: Permutation>(key_expansion: bool) {
 /// from the same frame had theirs. `black_box` hands it to code the
 /// optimiser cannot see into, so the zeros must really be written (a
 /// volatile write per byte would be as certain and many times slower).
-/// The zeros are eight opaque words, written a row of eight at a time:
-/// LLVM then stores each row with one `stm` of eight registers on a
-/// Cortex-M4 (a cycle per word, as any store; 4 instructions per 32 bytes
-/// against 12 for the `memset` call that `[0; N]` makes), and with vector
-/// stores on x86-64.
+/// The zero is opaque and the array uninitialised before the loop, so that
+/// LLVM writes it with a loop of 8-byte stores (on a Cortex-M4 9
+/// instructions per 32 bytes, against 12 and a call's set-up for the
+/// `memset` that `[0; N]` makes; 16-byte rows take 7 per 16 bytes; vector
+/// stores on x86-64).
 #[inline(never)]
 fn zero_stack<const CHUNKS: usize>() {
     let zero = black_box(0u64);

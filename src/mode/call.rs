@@ -689,8 +689,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             self.masks.mask(index),
             self.masks.mask(index.saturating_add(1)),
         ];
-        self.data
-            .xor_block(start, [permuted.as_ref(), masks[0], masks[1]], accept);
+        self.data.xor_block(start, permuted.as_mut(), masks, accept);
     }
 
     /// Moves to the next phase once nothing is left of this one.

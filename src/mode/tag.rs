@@ -29,6 +29,11 @@ pub(super) fn padded_block_at<P: Permutation>(data: &[u8], start: usize) -> (&[u
 }
 
 /// The running tag sum `T`, cleared on drop.
+///
+/// Word-aligned, as is what follows it in a firmware walk: on a Cortex-M4
+/// an aligned block is cleared by `__aeabi_memclr4`, an unaligned one by
+/// the bytewise `__aeabi_memclr` at twice the count.
+#[repr(align(4))]
 pub(super) struct TagSum<P: Permutation> {
     sum: P::Block,
 }
@@ -45,6 +50,13 @@ impl<P: Permutation> TagSum<P> {
     /// written in place.
     pub(super) fn start(&mut self, nonce: &[u8; NONCE_SIZE], associated_data: &[u8]) {
         self.sum = P::Block::default();
+        self.start_from_zero(nonce, associated_data);
+    }
+
+    /// [`Self::start`] on a sum that is still 0 (just made by
+    /// [`Self::new`]), without clearing it again.
+    pub(super) fn start_from_zero(&mut self, nonce: &[u8; NONCE_SIZE], associated_data: &[u8]) {
+        debug_assert!(self.sum.as_ref().iter().all(|&b| b == 0), "a new sum");
         let (head, rest) = self.sum.as_mut().split_at_mut(NONCE_SIZE);
         copy_by_u32s(head, nonce);
         let (part, padded) = padded_block_at::<P>(associated_data, 0);
