@@ -98,6 +98,10 @@ pub type Tag<C> = aead::Tag<C>;
 /// Use it through the aliases [`Dumbo`], [`Jumbo`] and [`Delirium`]. It holds
 /// only the expanded key `L = P(K ‖ 0)`, which is computed once by
 /// [`KeyInit`] and wiped when the value is dropped.
+//
+// Word-aligned: firmware then copies it (built, and returned by
+// `KeyInit::new`) with a few `ldm`/`stm` instead of a `memcpy` call.
+#[repr(align(4))]
 pub struct Elephant<P: Permutation> {
     expanded_key: P::Block,
     permutation: PhantomData<P>,

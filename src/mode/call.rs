@@ -613,8 +613,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// The tag's result: sealing keeps it; opening compares it.
     fn take_tag<const N: usize>(&mut self, run: &mut Run<P, N>) {
         let Some(result) = run.take() else { return };
-        let mut expected = TagOf::<P>::default();
-        tag::tag_from::<P>(&mut expected, result, self.expanded_key);
+        let mut expected = tag::tag_from::<P>(result, self.expanded_key);
         match self.received {
             None => {
                 self.tag = expected;
@@ -686,8 +685,11 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 return;
             }
         }
-        keystream::finish(permuted, &self.masks, index);
-        self.data.xor_block(start, permuted.as_ref(), accept);
+        let masks = [
+            self.masks.mask(index),
+            self.masks.mask(index.saturating_add(1)),
+        ];
+        self.data.xor_block(start, permuted.as_mut(), masks, accept);
     }
 
     /// Moves to the next phase once nothing is left of this one.

@@ -1,9 +1,8 @@
 //! The buffer a message is read from and written to.
 
 use super::keystream::copied_in;
-use super::xor::xor_by_u32s;
+use super::xor::zip_u32s;
 use aead::inout::InOutBuf;
-use zeroize::Zeroize;
 
 /// The call's buffer: one slice when in place (sealing copies the input to
 /// the output first); opening into a separate output keeps both sides, so
@@ -40,33 +39,56 @@ impl<'a> Data<'a> {
 
     /// `output = input ⊕ keystream` over the block from `start` on where
     /// `accept` is `0xff` (sealing, or a tag that matched); the output as
-    /// it was where it is 0, with no branch on it.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
-    pub(super) fn xor_block(&mut self, start: usize, keystream: &[u8], accept: u8) {
+    /// it was where it is 0, with no branch on it. The keystream is
+    /// `permuted ⊕ masks…` (a permutation's result and its masks), taken
+    /// in the same pass; `permuted` is scratch space afterwards (it may
+    /// hold plaintext: its owner wipes it).
+    #[inline(always)]
+    pub(super) fn xor_block(
+        &mut self,
+        start: usize,
+        permuted: &mut [u8],
+        [a, b]: [&[u8]; 2],
+        accept: u8,
+    ) {
+        let word_accept = u32::from_ne_bytes([accept; 4]);
         match self {
             Data::InPlace(data) => {
-                let end = start.saturating_add(keystream.len()).min(data.len());
+                let end = start.saturating_add(permuted.len()).min(data.len());
                 if let Some(block) = data.get_mut(start..end) {
-                    xor_by_u32s(block, keystream, accept);
+                    zip_u32s(
+                        block,
+                        [permuted, a, b],
+                        false,
+                        |d, [k, a, b, _]| d ^ ((k ^ a ^ b) & word_accept),
+                        |d, [k, a, b, _]| d ^ ((k ^ a ^ b) & accept),
+                    );
                 }
             }
             Data::Unwritten(buffer) => {
-                // Separate input and output: the output is rewritten with
-                // its own bytes unless the tag matched.
-                let mut plaintext = [0u8; 32];
-                let end = start.saturating_add(keystream.len()).min(buffer.len());
+                // Separate input and output, which cannot be borrowed at
+                // once: the plaintext goes into `permuted` first, then
+                // over the output where the tag matched (the output
+                // rewritten with its own bytes where it did not).
+                let end = start.saturating_add(permuted.len()).min(buffer.len());
                 let range = start..end;
-                if let Some(input) = buffer.get_in().get(range.clone()) {
-                    for ((p, i), k) in plaintext.iter_mut().zip(input).zip(keystream) {
-                        *p = i ^ k;
-                    }
-                }
+                let input = buffer.get_in().get(range.clone()).unwrap_or_default();
+                zip_u32s(
+                    permuted,
+                    [input, a, b],
+                    false,
+                    |k, [i, a, b, _]| k ^ i ^ a ^ b,
+                    |k, [i, a, b, _]| k ^ i ^ a ^ b,
+                );
                 if let Some(output) = buffer.get_out().get_mut(range) {
-                    for (out, new) in output.iter_mut().zip(&plaintext) {
-                        *out ^= (*out ^ new) & accept;
-                    }
+                    zip_u32s(
+                        output,
+                        [permuted],
+                        false,
+                        |out, [new, ..]| out ^ ((out ^ new) & word_accept),
+                        |out, [new, ..]| out ^ ((out ^ new) & accept),
+                    );
                 }
-                plaintext.zeroize();
             }
             #[cfg(feature = "rayon")]
             Data::ReadOnly(_) => debug_assert!(false, "a read-only part is not written"),

@@ -4,7 +4,6 @@
 use super::NONCE_SIZE;
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::xor_into;
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 
@@ -29,18 +28,6 @@ pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
         masks.mask(index),
         masks.mask(index.saturating_add(1)),
     );
-}
-
-/// Turns `permuted`, keystream block `index`'s permutation result, into
-/// the keystream block `P(…) ⊕ mask_j ⊕ mask_{j+1}`.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-pub(super) fn finish<P: Permutation, const W: usize>(
-    permuted: &mut P::Block,
-    masks: &MaskWindow<P, W>,
-    index: usize,
-) {
-    xor_into(permuted.as_mut(), masks.mask(index));
-    xor_into(permuted.as_mut(), masks.mask(index.saturating_add(1)));
 }
 
 /// The output side of `buffer`, holding the bytes of its input side: what

@@ -18,11 +18,11 @@
 //! Which packets qualify ([`fits`]) depends on their lengths only, which
 //! are public; everything else is the same work for every packet.
 
+use super::NONCE_SIZE;
 use super::batch::{Message, TagSlot};
 use super::run::Run;
 use super::tag::{self, padded_block_at, padded_blocks};
 use super::xor::{xor_into, xor_masked};
-use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use zeroize::Zeroize;
 
@@ -379,7 +379,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 continue;
             };
             if let (Some(permuted), TagSlot::Seal(tag)) = (self.run.take(), message.tag) {
-                tag::tag_from::<P>(tag, permuted, message.expanded_key);
+                *tag = tag::tag_from::<P>(permuted, message.expanded_key);
                 *message.outcome = Ok(());
             }
         }
@@ -402,8 +402,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             let shape = Shape::of(&message);
             let mut accept = 0;
             if let (Some(permuted), TagSlot::Open(received)) = (self.run.take(), message.tag) {
-                let mut expected = TagOf::<P>::default();
-                tag::tag_from::<P>(&mut expected, permuted, message.expanded_key);
+                let mut expected = tag::tag_from::<P>(permuted, message.expanded_key);
                 accept = tag::accept_mask::<P>(&mut expected, received);
             }
             for (index, block) in message
@@ -469,7 +468,7 @@ impl<P: Permutation, const WAVE: usize, const STATES: usize> Drop
 )]
 mod tests {
     use super::*;
-    use crate::mode::{check_lengths, decrypt, encrypt};
+    use crate::mode::{TagOf, check_lengths, decrypt, encrypt};
     use crate::{Keccak200, Spongent160, Spongent176};
     use aead::Result;
 

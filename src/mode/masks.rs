@@ -17,6 +17,10 @@ use zeroize::Zeroize;
 /// index `i` needs the stream up to byte `i + BLOCK_SIZE + LOOKAHEAD`.
 pub(super) const LOOKAHEAD: usize = 2;
 
+/// What [`MaskWindow::mask`] gives for a mask it does not hold: at least
+/// as long as any block.
+const NO_MASK: [u8; 32] = [0; 32];
+
 /// Part of the mask stream: bytes `base .. base + filled` of it, in a
 /// window of `W` bytes.
 pub(super) struct MaskWindow<P: Permutation, const W: usize> {
@@ -122,7 +126,11 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
             mask.is_some() && start.wrapping_add(P::BLOCK_SIZE) <= self.filled,
             "mask {index} was prepared"
         );
-        mask.unwrap_or_default()
+        // Past the window (a broken invariant, caught by the assertion in
+        // tests) zeros of the mask's length: so every mask is known to
+        // have that length, and block loops over masks need no bounds
+        // checks.
+        mask.unwrap_or(NO_MASK.get(..P::BLOCK_SIZE).unwrap_or_default())
     }
 
     /// Clears every byte that ever held a mask.
