@@ -7,6 +7,9 @@
 //! thousands of devices has the parallelism a single call lacks. [`seal`]
 //! and [`open`] walk all packets at once: each step queues the next
 //! permutation inputs of every packet in flight and evaluates them together.
+//! Short packets (message and `nonce ‖ AD` within two blocks each, a public
+//! property) go in lockstep, a wave at a time through the same fixed
+//! stages; the others through the general scheduler.
 //!
 //! Each packet gets exactly what the single-message calls
 //! ([`AeadInOut`](crate::AeadInOut)) would give it, with the same
@@ -49,6 +52,7 @@
 //! ```
 
 use crate::mode::batch::{Message, TagSlot, drive_all};
+use crate::mode::lockstep::{self, Lockstep, MAX_PER_STAGE};
 use crate::mode::{check_lengths, tag, window_for};
 use crate::scrub::{self, Wave};
 use crate::{Elephant, Nonce, Permutation, Tag};
@@ -131,7 +135,7 @@ impl<P: Permutation> fmt::Debug for Packet<'_, P> {
 /// 32-bit targets one message at a time, about as deep as a
 /// single-message call. It is cleared before the call returns.
 pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
-    let (accept, lengths_ok) = run_all(packets, |tag| TagSlot::Seal(tag));
+    let (accept, lengths_ok) = run_all(packets, true);
     debug_assert_eq!(accept, 0xff, "sealing always succeeds");
     if lengths_ok { Ok(()) } else { Err(Error) }
 }
@@ -144,7 +148,7 @@ pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
 /// left exactly as it was (also one whose lengths are above the limits).
 /// Stack as for [`seal`].
 pub fn open<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
-    let (accept, lengths_ok) = run_all(packets, |tag| TagSlot::Open(tag));
+    let (accept, lengths_ok) = run_all(packets, false);
     // Public: the caller learns every packet's verdict anyway.
     if lengths_ok && tag::verdict(accept).is_ok() {
         Ok(())
@@ -153,49 +157,101 @@ pub fn open<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
     }
 }
 
-/// Seals or opens (as `slot` says) every packet whose lengths are within
-/// the limits, and marks the others as failed; returns the AND of the
-/// accept masks and whether every packet's lengths were within the limits.
-fn run_all<'p, P: Permutation>(
-    packets: &'p mut [Packet<'_, P>],
-    slot: impl Fn(&'p mut Tag<Elephant<P>>) -> TagSlot<'p, P>,
-) -> (u8, bool) {
+/// Whether `packet` goes in lockstep with the other short ones (64-bit
+/// targets: firmware takes one message at a time). Its lengths decide,
+/// which are public.
+fn in_lockstep<P: Permutation>(packet: &Packet<'_, P>) -> bool {
+    cfg!(target_pointer_width = "64")
+        && lockstep::fits::<P>(packet.associated_data.len(), packet.buffer.len())
+}
+
+/// `packet` as the mode sees it: sealed if `sealing`, else opened.
+fn message<'p, P: Permutation>(packet: &'p mut Packet<'_, P>, sealing: bool) -> Message<'p, P> {
+    let Packet {
+        cipher,
+        nonce,
+        associated_data,
+        buffer,
+        tag,
+        outcome,
+    } = packet;
+    Message {
+        expanded_key: &cipher.expanded_key,
+        nonce: &nonce.0,
+        associated_data,
+        buffer,
+        tag: if sealing {
+            TagSlot::Seal(tag)
+        } else {
+            TagSlot::Open(tag)
+        },
+        outcome,
+    }
+}
+
+/// Seals or opens (as `sealing` says) every packet whose lengths are
+/// within the limits, and marks the others as failed; returns the AND of
+/// the accept masks and whether every packet's lengths were within the
+/// limits.
+///
+/// Short packets go in lockstep ([`lockstep`]), the others through the
+/// general scheduler ([`drive_all`]), one after the other in one frame
+/// whose stack is cleared afterwards.
+fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8, bool) {
     let count = packets.len();
-    // Every packet's blocks, keystream and tag terms (public lengths).
-    let blocks = packets.iter().fold(0usize, |sum, packet| {
-        let bytes = packet
-            .buffer
-            .len()
-            .saturating_add(packet.associated_data.len());
-        sum.saturating_add(
-            bytes
+    let (mut short, mut blocks) = (0usize, 0usize);
+    for packet in packets.iter() {
+        if in_lockstep(packet) {
+            short = short.saturating_add(1);
+        } else {
+            // Its blocks, keystream and tag terms (public lengths).
+            let bytes = packet
+                .buffer
+                .len()
+                .saturating_add(packet.associated_data.len());
+            let packet_blocks = bytes
                 .div_ceil(P::BLOCK_SIZE)
                 .saturating_mul(2)
-                .saturating_add(2),
-        )
-    });
+                .saturating_add(2);
+            blocks = blocks.saturating_add(packet_blocks);
+        }
+    }
+    let general = count.saturating_sub(short);
     let mut lengths_ok = true;
-    let messages = packets.iter_mut().filter_map(|packet| {
-        let Packet {
-            cipher,
-            nonce,
-            associated_data,
-            buffer,
-            tag,
-            outcome,
-        } = packet;
-        *outcome = check_lengths(associated_data.len(), buffer.len());
-        lengths_ok &= outcome.is_ok();
-        outcome.is_ok().then_some(Message::<P> {
-            expanded_key: &cipher.expanded_key,
-            nonce: &nonce.0,
-            associated_data,
-            buffer,
-            tag: slot(tag),
-            outcome,
-        })
-    });
-    let accept = drive(count, blocks, messages);
+    let work = || {
+        let mut accept = 0xff;
+        if short > 0 {
+            let messages = packets
+                .iter_mut()
+                .filter(|packet| in_lockstep(packet))
+                .map(|packet| message(packet, sealing));
+            accept &= if count <= SMALL_WAVE {
+                in_lockstep_waves::<P, SMALL_WAVE, { SMALL_WAVE * MAX_PER_STAGE }>(messages)
+            } else {
+                in_lockstep_waves::<P, WAVE, { WAVE * MAX_PER_STAGE }>(messages)
+            };
+        }
+        if general > 0 {
+            let messages = packets
+                .iter_mut()
+                .filter(|packet| !in_lockstep(packet))
+                .filter_map(|packet| {
+                    packet.outcome =
+                        check_lengths(packet.associated_data.len(), packet.buffer.len());
+                    lengths_ok &= packet.outcome.is_ok();
+                    packet.outcome.is_ok().then(|| message(packet, sealing))
+                });
+            accept &= drive(general, blocks, messages);
+        }
+        accept
+    };
+    let accept = if cfg!(not(target_pointer_width = "64")) || count > SMALL_WAVE {
+        scrub::batch(Wave::Large, work)
+    } else if blocks <= SHORT_RUN {
+        scrub::batch(Wave::Short, work)
+    } else {
+        scrub::batch(Wave::Small, work)
+    };
     (accept, lengths_ok)
 }
 
@@ -218,26 +274,32 @@ const WINDOW: usize = window_for(16);
 /// The run all messages in flight share.
 const RUN: usize = crate::mode::RUN_BLOCKS;
 
-/// Runs the messages of `count` packets, in a frame whose stack is
-/// cleared afterwards; returns the AND of their accept masks.
+/// Runs short messages in lockstep, `WAVE` at a time on a run of
+/// `STATES`; returns the AND of their accept masks. A frame of its own
+/// (as each configuration of the general scheduler): the stack holds one
+/// configuration at a time.
+#[inline(never)]
+fn in_lockstep_waves<'p, P: Permutation, const WAVE: usize, const STATES: usize>(
+    messages: impl Iterator<Item = Message<'p, P>>,
+) -> u8 {
+    Lockstep::<P, WAVE, STATES>::new().drive(messages)
+}
+
+/// Runs the messages of `count` packets (with `blocks` blocks in all)
+/// through the general scheduler; returns the AND of their accept masks.
+/// The caller clears the stack.
 fn drive<'p, P: Permutation>(
     count: usize,
     blocks: usize,
     messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
     if cfg!(not(target_pointer_width = "64")) {
-        scrub::batch(Wave::Small, || {
-            drive_all::<P, 1, 1, { window_for(1) }>(messages)
-        })
+        drive_all::<P, 1, 1, { window_for(1) }>(messages)
     } else if count <= SMALL_WAVE && blocks <= SHORT_RUN {
-        scrub::batch(Wave::Short, || {
-            drive_all::<P, SMALL_WAVE, SHORT_RUN, { window_for(SHORT_RUN) }>(messages)
-        })
+        drive_all::<P, SMALL_WAVE, SHORT_RUN, { window_for(SHORT_RUN) }>(messages)
     } else if count <= SMALL_WAVE {
-        scrub::batch(Wave::Small, || {
-            drive_all::<P, SMALL_WAVE, RUN, SMALL_WINDOW>(messages)
-        })
+        drive_all::<P, SMALL_WAVE, RUN, SMALL_WINDOW>(messages)
     } else {
-        scrub::batch(Wave::Large, || drive_all::<P, WAVE, RUN, WINDOW>(messages))
+        drive_all::<P, WAVE, RUN, WINDOW>(messages)
     }
 }

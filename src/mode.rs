@@ -5,7 +5,9 @@
 //! Each message is a [`Call`]: a per-call core that walks the message's
 //! blocks once and queues its permutation inputs on a [`Run`]. A
 //! single-message call drives one core on a run of its own; the
-//! multi-message API (`crate::batch`) drives many on one shared run.
+//! multi-message API (`crate::batch`) drives many on one shared run, and
+//! takes short messages through `lockstep` instead (fixed stages, one loop
+//! over a wave of messages each, without a per-call core).
 //! Targets without batch backends (firmware) take a single message through
 //! `sequential` instead: one block and one permutation at a time.
 
@@ -14,6 +16,7 @@ mod call;
 mod data;
 mod keystream;
 mod limits;
+pub(crate) mod lockstep;
 mod masks;
 #[cfg(feature = "rayon")]
 mod parallel;

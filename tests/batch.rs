@@ -249,6 +249,44 @@ fn random_mixes_match_the_single_message_calls_delirium() {
 
 /// The results do not depend on how the packets are ordered or split into
 /// calls.
+/// Packets on both sides of the lockstep bound (message and
+/// `nonce ‖ AD` within two blocks each: the short-packet path) in one
+/// call, so that both paths run in it, with tampered packets among them;
+/// counts for the small and the large configuration.
+fn around_the_lockstep_bound<P: Permutation>(seed: u64) {
+    let bound = 2 * P::BLOCK_SIZE;
+    let message_lens = [0, 1, 16, P::BLOCK_SIZE, bound - 1, bound, bound + 1, 200];
+    let ad_lens = [0, 5, bound - 13, bound - 12, bound - 11, 60];
+    for count in [12, 300] {
+        let mut rng = Rng(seed ^ count as u64);
+        let mut inputs: Vec<Input<P>> = (0..count)
+            .map(|i| {
+                let len = message_lens[i % message_lens.len()];
+                let ad_len = ad_lens[(i / message_lens.len()) % ad_lens.len()];
+                let key: [u8; 16] = rng.bytes(16).try_into().unwrap();
+                Input {
+                    cipher: Elephant::<P>::new(&key.into()),
+                    nonce: Nonce::<Elephant<P>>::try_from(rng.bytes(12).as_slice()).unwrap(),
+                    ad: rng.bytes(ad_len),
+                    message: rng.bytes(len),
+                }
+            })
+            .collect();
+        let mut tampers = scattered_tampers(count, seed);
+        // Two short packets forged at least.
+        tampers[1] = Tamper::Tag;
+        tampers[2] = Tamper::Ciphertext;
+        check_mix(&mut inputs, &tampers);
+    }
+}
+
+#[test]
+fn short_and_long_packets_in_one_call() {
+    around_the_lockstep_bound::<Spongent160>(11);
+    around_the_lockstep_bound::<Spongent176>(12);
+    around_the_lockstep_bound::<Keccak200>(13);
+}
+
 #[test]
 fn order_and_split_do_not_matter() {
     let inputs = mix::<Spongent160>(300, 42);

@@ -1,4 +1,5 @@
-//! Many messages on one run: the scheduler behind [`crate::batch`].
+//! Many messages on one run: the scheduler behind [`crate::batch`] for
+//! the packets that do not go in lockstep ([`super::lockstep`]).
 //!
 //! Up to `WAVE` calls are in flight at once, each one message's
 //! [`Call`]. Each step queues the ready permutation inputs of every call
@@ -87,6 +88,9 @@ impl<'p, P: Permutation, const W: usize> Flight<'p, P, W> {
 /// blocks, each with a mask window of `W` bytes (which bounds how many of
 /// its blocks go into one step: see [`window_for`]); returns the AND of
 /// their accept masks (`0xff` if every tag matched).
+// A frame of its own: a multi-message call holds one configuration's
+// slots at a time on its stack.
+#[inline(never)]
 pub(crate) fn drive_all<'p, P: Permutation, const WAVE: usize, const RUN: usize, const W: usize>(
     mut messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {

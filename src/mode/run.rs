@@ -57,6 +57,21 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         }
     }
 
+    /// Queues a state that the caller writes whole: the next slot, to be
+    /// overwritten (`None` only without [`Self::room`], which the callers
+    /// never do).
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn push_slot(&mut self) -> Option<&mut P::Block> {
+        debug_assert!(self.queued < N, "queued only with room left");
+        let slot = self.states.get_mut(self.queued);
+        if slot.is_some() {
+            // Cannot overflow: `queued` < N here.
+            self.queued = self.queued.saturating_add(1);
+            self.used = self.used.max(self.queued);
+        }
+        slot
+    }
+
     /// Adds the padding's `01` byte at `at` to the state just queued.
     pub(super) fn pad_last(&mut self, at: usize) {
         let last = self.queued.checked_sub(1);
