@@ -1,141 +1,496 @@
-//! The AVX-512 tier of Spongent-π: the AVX2 tier's bitsliced kernel on the
-//! same 256-bit words (256 states), with every S-box in eight `vpternlogd`
-//! (AVX-512VL) instead of 17 two-input operations.
+//! The AVX-512 tier of Spongent-π: 128, 256 or 512 states bitsliced in
+//! `xmm`, `ymm` or `zmm` words, two rounds per pass over memory, every
+//! S-box in eight `vpternlogd`.
 //!
-//! `unsafe` here is the ternary-logic intrinsic: the entry points take the
+//! Bit `p` of every state sits in one word (`p` < b, b = 160 or 176), as in
+//! the portable kernel of [`soft64`](super::soft64). What differs is the
+//! round loop. The pLayer sends output bit `j` of S-box `k` to bit
+//! `k + j·b/4`; with b/4 a multiple of four, the outputs of the four S-boxes
+//! `4g .. 4g + 4` of one round are, bit `j` of each, exactly the inputs of
+//! S-box `g + j·b/16` of the next. So one *group* (16 words: 4 S-boxes, then
+//! the 4 S-boxes of the next round they feed) reads 16 words, keeps the 16
+//! words between the rounds in registers, and writes 16: half the loads and
+//! stores of a round-by-round kernel, which with the three-input S-boxes is
+//! what bounded it (a load and a store per S-box bit against one
+//! `vpternlogd`). A group needs 16 live words plus the S-box temporaries, so
+//! it fits the 32 vector registers of AVX-512 (not the 16 of AVX2). The
+//! b/16 groups are written out as separate calls with the group number a
+//! const parameter, so the S-box variants and round-constant positions are
+//! chosen at compile time.
+//!
+//! As in [`soft64`](super::soft64), quarters 1..3 of the state are kept
+//! complemented between rounds, so the S-box needs no NOTs
+//! ([`sbox_ternary`], plain or complemented by the nibble's quarter).
+//!
+//! Blocks go into and out of bitsliced form through a staging area of
+//! 64-bit rows (one per block and 8-byte column), loaded as whole vectors,
+//! and the 64×64 delta-swap transposes of [`soft64`](super::soft64) in each
+//! 64-bit lane.
+//!
+//! Widths: 128 states (`xmm`, AVX-512VL) for short batches, 256 (`ymm`,
+//! AVX-512VL) and 512 (`zmm`) for longer ones; see [`WIDTH`] and the
+//! dispatcher in [`permute_160`].
+//!
+//! Nothing branches on or indexes by the state: every branch and index is
+//! on the round counter, a const parameter or a block count.
+//!
+//! `unsafe` here is the intrinsics: the entry points take the
 //! [`Avx512Gfni`] token, which only run-time detection of AVX-512F,
-//! AVX-512VL, GFNI and AVX2 gives (GFNI is not used here; one token serves
-//! every AVX-512 backend). Like the AVX2 tier, nothing branches on or
-//! indexes by the state.
+//! AVX-512VL, GFNI and AVX2 gives.
 //!
 //! Built only by Rust 1.89 or newer, which has these intrinsics (`build.rs`
 //! sets `elephant_avx512`).
 
+// Every index below is a const parameter or a loop counter combined with
+// the constants b, b/4 and b/16 (b = 160 or 176), and stays below the
+// lengths of the fixed-size arrays it indexes (192 slices, 16-word groups,
+// 7 round-constant masks); the arithmetic is on those same small numbers.
+// The tests run every group of both widths.
+#![allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
 use super::super::super::cpu::Avx512Gfni;
 use super::super::sbox::{Bits, Ternary, sbox_ternary};
-use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176};
-use super::avx2::{Avx2Word, WIDTH};
-use super::soft64::{Word, permute_sliced};
-use core::arch::x86_64::_mm256_ternarylogic_epi32;
+use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
+use super::soft64::{Word, transpose64};
+use core::arch::x86_64::{
+    __m128i, __m256i, __m512i, _mm_and_si128, _mm_andnot_si128, _mm_loadu_si128, _mm_or_si128,
+    _mm_set_epi64x, _mm_set1_epi64x, _mm_setzero_si128, _mm_sll_epi64, _mm_srl_epi64,
+    _mm_storeu_si128, _mm_ternarylogic_epi32, _mm_xor_si128, _mm256_and_si256,
+    _mm256_andnot_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_storeu_si256,
+    _mm256_ternarylogic_epi32, _mm256_xor_si256, _mm512_and_si512, _mm512_andnot_si512,
+    _mm512_loadu_si512, _mm512_or_si512, _mm512_set1_epi64, _mm512_setzero_si512,
+    _mm512_sll_epi64, _mm512_srl_epi64, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
+    _mm512_xor_si512,
+};
 use zeroize::Zeroize;
 
-/// An [`Avx2Word`] whose S-boxes use three-input logic.
+/// Blocks one call of the widest kernel permutes.
+pub(super) const WIDTH: usize = 512;
+
+/// Words of bitsliced state: three 64-bit columns of every block (a block
+/// of 20 or 22 bytes needs three).
+const SLICES: usize = 192;
+
+/// A vector word of bit slices, in 64-bit lanes: what the kernel needs
+/// beyond [`Word`] and [`Ternary`].
 ///
-/// Invariant: used only by the kernels below, which run only inside
-/// `#[target_feature]` functions enabling AVX2, AVX-512F and AVX-512VL,
-/// reached only with an [`Avx512Gfni`] token; so those features are
-/// available whenever a method of this type runs.
-#[derive(Clone, Copy)]
-struct TernaryWord(Avx2Word);
+/// Invariant of the three implementations: they are used only by the
+/// kernels below, which run only inside `#[target_feature]` functions
+/// enabling AVX2, AVX-512F, AVX-512VL and GFNI, reached only with an
+/// [`Avx512Gfni`] token; so those features are available whenever one of
+/// their methods runs (the safety argument of every `unsafe` block in
+/// them). The methods are `#[inline(always)]` so that they, and the
+/// intrinsics in them, inline into those functions.
+trait Slice: Word + Ternary {
+    /// States per word: 64 per 64-bit lane.
+    const STATES: usize;
+    /// The word whose lanes are `rows[..STATES / 64]`.
+    fn load(rows: &[u64]) -> Self;
+    /// Writes the lanes to `rows[..STATES / 64]`.
+    fn store(self, rows: &mut [u64]);
+}
 
-impl Zeroize for TernaryWord {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
+/// Implements [`Bits`], [`Ternary`], [`Word`], [`Slice`] and [`Zeroize`]
+/// for a vector newtype from its intrinsics (the shifts take the count in a vector: with a constant count they compile to the
+/// immediate forms).
+macro_rules! slice_word {
+    (
+        $name:ident($vector:ty), lanes: $lanes:literal,
+        xor: $xor:ident, and: $and:ident, or: $or:ident, andnot: $andnot:ident,
+        ternary: $ternary:ident, splat: $splat:ident, zero: $zero:ident,
+        load: $load:ident, store: $store:ident,
+        shl: $shl:ident, shr: $shr:ident $(,)?
+    ) => {
+        /// Bit slices of
+        #[doc = concat!(stringify!($lanes), " × 64")]
+        /// states (see [`Slice`] for why its intrinsics are safe to call).
+        #[derive(Clone, Copy)]
+        struct $name($vector);
+
+        impl Zeroize for $name {
+            fn zeroize(&mut self) {
+                self.0.zeroize();
+            }
+        }
+
+        impl Bits for $name {
+            #[inline(always)]
+            fn xor(self, other: Self) -> Self {
+                // SAFETY: the features are available (see `Slice`).
+                Self(unsafe { $xor(self.0, other.0) })
+            }
+            #[inline(always)]
+            fn and(self, other: Self) -> Self {
+                // SAFETY: the features are available (see `Slice`).
+                Self(unsafe { $and(self.0, other.0) })
+            }
+            #[inline(always)]
+            fn or(self, other: Self) -> Self {
+                // SAFETY: the features are available (see `Slice`).
+                Self(unsafe { $or(self.0, other.0) })
+            }
+            #[inline(always)]
+            fn andnot(self, other: Self) -> Self {
+                // SAFETY: the features are available (see `Slice`).
+                Self(unsafe { $andnot(self.0, other.0) })
+            }
+            #[inline(always)]
+            fn not(self) -> Self {
+                self.xor(Self::splat(u64::MAX))
+            }
+        }
+
+        impl Ternary for $name {
+            #[inline(always)]
+            fn ternary<const TABLE: i32>(self, b: Self, c: Self) -> Self {
+                // SAFETY: the features are available (see `Slice`).
+                Self(unsafe { $ternary::<TABLE>(self.0, b.0, c.0) })
+            }
+        }
+
+        #[allow(clippy::cast_possible_wrap)] // Lanes are bit patterns.
+        impl Word for $name {
+            #[inline(always)]
+            fn zero() -> Self {
+                // SAFETY: the features are available (see `Slice`).
+                Self(unsafe { $zero() })
+            }
+            #[inline(always)]
+            fn splat(bits: u64) -> Self {
+                // SAFETY: the features are available (see `Slice`).
+                Self(unsafe { $splat(bits as i64) })
+            }
+            #[inline(always)]
+            fn shl<const S: i32>(self) -> Self {
+                // SAFETY: the features are available (see `Slice`).
+                Self(unsafe { $shl(self.0, _mm_set_epi64x(0, i64::from(S))) })
+            }
+            #[inline(always)]
+            fn shr<const S: i32>(self) -> Self {
+                // SAFETY: the features are available (see `Slice`).
+                Self(unsafe { $shr(self.0, _mm_set_epi64x(0, i64::from(S))) })
+            }
+            #[inline(always)]
+            fn from_lanes(lane: impl FnMut(usize) -> u64) -> Self {
+                let lanes: [u64; $lanes] = core::array::from_fn(lane);
+                Self::load(&lanes)
+            }
+            #[inline(always)]
+            fn to_lanes(self, mut sink: impl FnMut(usize, u64)) {
+                let mut lanes = [0u64; $lanes];
+                self.store(&mut lanes);
+                for (l, value) in lanes.into_iter().enumerate() {
+                    sink(l, value);
+                }
+            }
+        }
+
+        impl Slice for $name {
+            const STATES: usize = 64 * $lanes;
+            #[inline(always)]
+            #[allow(clippy::panic)] // Unreachable: the kernel passes whole words.
+            fn load(rows: &[u64]) -> Self {
+                let Some(lanes) = rows.get(..$lanes) else {
+                    panic!("a short row slice");
+                };
+                // SAFETY: the features are available (see `Slice`), and
+                // `lanes` has the vector's size; the load is unaligned.
+                Self(unsafe { $load(lanes.as_ptr().cast()) })
+            }
+            #[inline(always)]
+            #[allow(clippy::panic)] // Unreachable: the kernel passes whole words.
+            fn store(self, rows: &mut [u64]) {
+                let Some(lanes) = rows.get_mut(..$lanes) else {
+                    panic!("a short row slice");
+                };
+                // SAFETY: the features are available (see `Slice`), and
+                // `lanes` has the vector's size; the store is unaligned.
+                unsafe { $store(lanes.as_mut_ptr().cast(), self.0) }
+            }
+        }
+    };
+}
+
+slice_word!(
+    Xmm(__m128i), lanes: 2,
+    xor: _mm_xor_si128, and: _mm_and_si128, or: _mm_or_si128, andnot: _mm_andnot_si128,
+    ternary: _mm_ternarylogic_epi32, splat: _mm_set1_epi64x, zero: _mm_setzero_si128,
+    load: _mm_loadu_si128, store: _mm_storeu_si128,
+    shl: _mm_sll_epi64, shr: _mm_srl_epi64,
+);
+
+slice_word!(
+    Ymm(__m256i), lanes: 4,
+    xor: _mm256_xor_si256, and: _mm256_and_si256, or: _mm256_or_si256,
+    andnot: _mm256_andnot_si256,
+    ternary: _mm256_ternarylogic_epi32, splat: _mm256_set1_epi64x, zero: _mm256_setzero_si256,
+    load: _mm256_loadu_si256, store: _mm256_storeu_si256,
+    shl: _mm256_sll_epi64, shr: _mm256_srl_epi64,
+);
+
+slice_word!(
+    Zmm(__m512i), lanes: 8,
+    xor: _mm512_xor_si512, and: _mm512_and_si512, or: _mm512_or_si512,
+    andnot: _mm512_andnot_si512,
+    ternary: _mm512_ternarylogic_epi32, splat: _mm512_set1_epi64, zero: _mm512_setzero_si512,
+    load: _mm512_loadu_si512, store: _mm512_storeu_si512,
+    shl: _mm512_sll_epi64, shr: _mm512_srl_epi64,
+);
+
+/// The seven round-constant words of a round with counter `counter`: word
+/// `k` is all ones where counter bit `k` is set (it goes to state bits `k`
+/// and b − 1 − `k`), else zero. The counter is public.
+#[inline(always)]
+fn round_masks<W: Slice>(counter: u8) -> [W; 7] {
+    core::array::from_fn(|k| W::splat(0u64.wrapping_sub(u64::from((counter >> k) & 1))))
+}
+
+/// `word` holding state bit `bit` of a `BITS`-bit state, with the round
+/// constant `masks` added where it reaches that bit.
+#[inline(always)]
+fn with_constant<W: Slice, const BITS: usize>(word: W, bit: usize, masks: &[W; 7]) -> W {
+    if bit < 7 {
+        word.xor(masks[bit])
+    } else if bit >= BITS - 7 {
+        word.xor(masks[BITS - 1 - bit])
+    } else {
+        word
     }
 }
 
-impl Bits for TernaryWord {
-    #[inline(always)]
-    fn xor(self, other: Self) -> Self {
-        Self(self.0.xor(other.0))
-    }
-    #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        Self(self.0.and(other.0))
-    }
-    #[inline(always)]
-    fn or(self, other: Self) -> Self {
-        Self(self.0.or(other.0))
-    }
-    #[inline(always)]
-    fn andnot(self, other: Self) -> Self {
-        Self(self.0.andnot(other.0))
-    }
-    #[inline(always)]
-    fn not(self) -> Self {
-        Self(self.0.not())
+/// The S-box on the nibble in quarter `quarter` of the state: the plain
+/// circuit for quarter 0 (true values), the complemented one for the others
+/// (see the module documentation).
+#[inline(always)]
+fn sbox_in_quarter<W: Slice>(nibble: [W; 4], quarter: usize) -> [W; 4] {
+    if quarter == 0 {
+        sbox_ternary::<W, false>(nibble)
+    } else {
+        sbox_ternary::<W, true>(nibble)
     }
 }
 
-impl Ternary for TernaryWord {
-    #[inline(always)]
-    fn ternary<const TABLE: i32>(self, b: Self, c: Self) -> Self {
-        // SAFETY: AVX-512F and AVX-512VL are available (type invariant of
-        // `TernaryWord`).
-        Self(Avx2Word(unsafe {
-            _mm256_ternarylogic_epi32::<TABLE>(self.0.0, b.0.0, c.0.0)
-        }))
+/// Group `G` of a two-round pass: S-boxes `4G .. 4G + 4` of the first
+/// round (words `16G .. 16G + 16` of `from`), then S-boxes `G + j·b/16`
+/// (`j` = 0..3) of the second, which take exactly their outputs; their
+/// outputs go to their places after the second pLayer in `to`. `first` and
+/// `second` are the two rounds' constant words.
+#[inline(always)]
+fn group<W: Slice, const BITS: usize, const G: usize>(
+    from: &[W; SLICES],
+    to: &mut [W; SLICES],
+    first: &[W; 7],
+    second: &[W; 7],
+) {
+    let quarter_bits = BITS / 4;
+    let quarter_nibbles = BITS / 16;
+    let x: [W; 16] =
+        core::array::from_fn(|t| with_constant::<W, BITS>(from[16 * G + t], 16 * G + t, first));
+    // y[i][j]: output bit j of first-round S-box 4G + i.
+    let y: [[W; 4]; 4] = core::array::from_fn(|i| {
+        let nibble = [x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]];
+        sbox_in_quarter(nibble, (4 * G + i) / quarter_nibbles)
+    });
+    for j in 0..4 {
+        // Output bit j of S-box 4G + i lands on bit 4n + i, n = G + j·b/16.
+        let n = G + j * quarter_nibbles;
+        let nibble: [W; 4] =
+            core::array::from_fn(|i| with_constant::<W, BITS>(y[i][j], 4 * n + i, second));
+        let out = sbox_in_quarter(nibble, j);
+        for (bit, word) in out.into_iter().enumerate() {
+            to[n + bit * quarter_bits] = word;
+        }
     }
 }
 
-impl Word for TernaryWord {
-    #[inline(always)]
-    fn zero() -> Self {
-        Self(Avx2Word::zero())
-    }
-    #[inline(always)]
-    fn splat(bits: u64) -> Self {
-        Self(Avx2Word::splat(bits))
-    }
-    #[inline(always)]
-    fn shl<const S: i32>(self) -> Self {
-        Self(self.0.shl::<S>())
-    }
-    #[inline(always)]
-    fn shr<const S: i32>(self) -> Self {
-        Self(self.0.shr::<S>())
-    }
-    #[inline(always)]
-    fn from_lanes(lane: impl FnMut(usize) -> u64) -> Self {
-        Self(Avx2Word::from_lanes(lane))
-    }
-    #[inline(always)]
-    fn to_lanes(self, sink: impl FnMut(usize, u64)) {
-        self.0.to_lanes(sink);
-    }
-    #[inline(always)]
-    fn plain_sbox(x: [Self; 4]) -> [Self; 4] {
-        sbox_ternary::<Self, false>(x)
-    }
-    #[inline(always)]
-    fn complemented_sbox(x: [Self; 4]) -> [Self; 4] {
-        sbox_ternary::<Self, true>(x)
+/// Two rounds, with counters `counter` and `next`, from `from` into `to`.
+#[inline(always)]
+fn two_rounds<W: Slice, const BITS: usize>(
+    from: &[W; SLICES],
+    to: &mut [W; SLICES],
+    counter: u8,
+    next: u8,
+) {
+    let first = round_masks::<W>(counter);
+    let second = round_masks::<W>(next);
+    group::<W, BITS, 0>(from, to, &first, &second);
+    group::<W, BITS, 1>(from, to, &first, &second);
+    group::<W, BITS, 2>(from, to, &first, &second);
+    group::<W, BITS, 3>(from, to, &first, &second);
+    group::<W, BITS, 4>(from, to, &first, &second);
+    group::<W, BITS, 5>(from, to, &first, &second);
+    group::<W, BITS, 6>(from, to, &first, &second);
+    group::<W, BITS, 7>(from, to, &first, &second);
+    group::<W, BITS, 8>(from, to, &first, &second);
+    group::<W, BITS, 9>(from, to, &first, &second);
+    if BITS / 16 > 10 {
+        group::<W, BITS, 10>(from, to, &first, &second);
     }
 }
 
-/// Spongent-π\[160\] on every block, 256 at a time.
-pub(super) fn permute_160(_: Avx512Gfni, blocks: &mut [[u8; 20]]) {
-    for chunk in blocks.chunks_mut(WIDTH) {
-        // SAFETY: the token exists only if AVX-512F, AVX-512VL, GFNI and AVX2
-        // were detected at run time.
-        unsafe { permute_160_x256(chunk) };
+/// Bytes `8·column ..` of `block` as a little-endian `u64`, zero-filled
+/// past its end.
+#[inline(always)]
+fn read_row<const BYTES: usize>(block: &[u8; BYTES], column: usize) -> u64 {
+    let mut row = [0u8; 8];
+    if let Some(bytes) = block.chunks(8).nth(column) {
+        row.iter_mut().zip(bytes).for_each(|(to, from)| *to = *from);
+    }
+    u64::from_le_bytes(row)
+}
+
+/// Writes the bytes of `row` that exist to `8·column ..` of `block`.
+#[inline(always)]
+fn write_row<const BYTES: usize>(block: &mut [u8; BYTES], column: usize, row: u64) {
+    if let Some(bytes) = block.chunks_mut(8).nth(column) {
+        bytes
+            .iter_mut()
+            .zip(row.to_le_bytes())
+            .for_each(|(to, from)| *to = from);
     }
 }
 
-/// Spongent-π\[176\] on every block, 256 at a time.
-pub(super) fn permute_176(_: Avx512Gfni, blocks: &mut [[u8; 22]]) {
-    for chunk in blocks.chunks_mut(WIDTH) {
-        // SAFETY: as in `permute_160`.
-        unsafe { permute_176_x256(chunk) };
-    }
-}
-
-/// Spongent-π\[160\] on up to 256 blocks.
+/// Permutes up to `STATES` blocks: `rounds` (even) rounds from round
+/// counter `counter`. `STATES` is `W::STATES`; missing states are zero and
+/// their results are dropped.
 ///
-/// # Safety
-/// The CPU must support AVX2, AVX-512F and AVX-512VL.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-unsafe fn permute_160_x256(blocks: &mut [[u8; 20]]) {
-    permute_sliced::<TernaryWord, 20>(blocks, ROUNDS_160, COUNTER_160);
+/// State `s` sits in bit `s / lanes` of lane `s % lanes` of every word, so
+/// that the words before the transposes are whole vectors of the staging
+/// rows.
+#[inline(always)]
+fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(
+    blocks: &mut [[u8; BYTES]],
+    rounds: usize,
+    counter: u8,
+) {
+    let lanes = W::STATES / 64;
+    let bits = BYTES * 8;
+    let mut rows = [[0u64; STATES]; 3];
+    for (s, block) in blocks.iter().take(STATES).enumerate() {
+        for (column, rows) in rows.iter_mut().enumerate() {
+            rows[s] = read_row(block, column);
+        }
+    }
+    let mut slices = [W::zero(); SLICES];
+    let mut scratch = [W::zero(); SLICES];
+    for (words, rows) in slices.chunks_exact_mut(64).zip(&rows) {
+        for (word, row) in words.iter_mut().zip(rows.chunks_exact(lanes)) {
+            *word = W::load(row);
+        }
+        transpose64(words);
+    }
+    // Quarters 1..3 are kept complemented between rounds.
+    for word in slices.iter_mut().take(bits).skip(bits / 4) {
+        *word = word.not();
+    }
+
+    let (mut state, mut other) = (&mut slices, &mut scratch);
+    let mut counter = counter;
+    for _ in 0..rounds / 2 {
+        let next = next_counter(counter);
+        if bits == 160 {
+            two_rounds::<W, 160>(state, other, counter, next);
+        } else {
+            two_rounds::<W, 176>(state, other, counter, next);
+        }
+        counter = next_counter(next);
+        core::mem::swap(&mut state, &mut other);
+    }
+    for word in state.iter_mut().take(bits).skip(bits / 4) {
+        *word = word.not();
+    }
+
+    for (words, rows) in state.chunks_exact_mut(64).zip(&mut rows) {
+        transpose64(words);
+        for (word, row) in words.iter().zip(rows.chunks_exact_mut(lanes)) {
+            word.store(row);
+        }
+    }
+    for (s, block) in blocks.iter_mut().take(STATES).enumerate() {
+        for (column, rows) in rows.iter().enumerate() {
+            write_row(block, column, rows[s]);
+        }
+    }
+    rows.zeroize();
+    slices.zeroize();
+    scratch.zeroize();
 }
 
-/// Spongent-π\[176\] on up to 256 blocks.
-///
-/// # Safety
-/// The CPU must support AVX2, AVX-512F and AVX-512VL.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-unsafe fn permute_176_x256(blocks: &mut [[u8; 22]]) {
-    permute_sliced::<TernaryWord, 22>(blocks, ROUNDS_176, COUNTER_176);
+/// Defines an unsafe kernel entry for one permutation and word width.
+macro_rules! kernel {
+    ($name:ident, $word:ty, $states:literal, $bytes:literal, $rounds:ident, $counter:ident) => {
+        #[doc = concat!("Spongent-π on up to ", stringify!($states), " blocks of ",
+            stringify!($bytes), " bytes.")]
+        ///
+        /// # Safety
+        /// The CPU must support AVX2, AVX-512F, AVX-512VL and GFNI.
+        #[target_feature(enable = "avx2,avx512f,avx512vl,gfni")]
+        unsafe fn $name(blocks: &mut [[u8; $bytes]]) {
+            permute_sliced::<$word, $bytes, $states>(blocks, $rounds, $counter);
+        }
+    };
+}
+
+kernel!(permute_160_x128, Xmm, 128, 20, ROUNDS_160, COUNTER_160);
+kernel!(permute_160_x256, Ymm, 256, 20, ROUNDS_160, COUNTER_160);
+kernel!(permute_160_x512, Zmm, 512, 20, ROUNDS_160, COUNTER_160);
+kernel!(permute_176_x128, Xmm, 128, 22, ROUNDS_176, COUNTER_176);
+kernel!(permute_176_x256, Ymm, 256, 22, ROUNDS_176, COUNTER_176);
+kernel!(permute_176_x512, Zmm, 512, 22, ROUNDS_176, COUNTER_176);
+
+/// Kernel widths, narrowest first: a batch goes to the narrowest that
+/// holds it, a longer one to the widest, in chunks.
+const WIDTHS: [usize; 3] = [128, 256, WIDTH];
+
+/// Spongent-π\[160\] on every block, in calls of the narrowest width that
+/// holds the batch (the widest, repeated, for longer batches).
+pub(super) fn permute_160(token: Avx512Gfni, blocks: &mut [[u8; 20]]) {
+    let width = WIDTHS
+        .into_iter()
+        .find(|&w| blocks.len() <= w)
+        .unwrap_or(WIDTH);
+    for chunk in blocks.chunks_mut(width) {
+        permute_160_width(token, chunk, width);
+    }
+}
+
+/// Spongent-π\[176\] on every block, as [`permute_160`].
+pub(super) fn permute_176(token: Avx512Gfni, blocks: &mut [[u8; 22]]) {
+    let width = WIDTHS
+        .into_iter()
+        .find(|&w| blocks.len() <= w)
+        .unwrap_or(WIDTH);
+    for chunk in blocks.chunks_mut(width) {
+        permute_176_width(token, chunk, width);
+    }
+}
+
+/// Spongent-π\[160\] on up to `width` (128, 256 or 512) blocks with the
+/// kernel of that width.
+pub(super) fn permute_160_width(_: Avx512Gfni, blocks: &mut [[u8; 20]], width: usize) {
+    // SAFETY: the token exists only if AVX-512F, AVX-512VL, GFNI and AVX2
+    // were detected at run time.
+    unsafe {
+        match width {
+            128 => permute_160_x128(blocks),
+            256 => permute_160_x256(blocks),
+            _ => permute_160_x512(blocks),
+        }
+    }
+}
+
+/// Spongent-π\[176\] on up to `width` (128, 256 or 512) blocks with the
+/// kernel of that width.
+pub(super) fn permute_176_width(_: Avx512Gfni, blocks: &mut [[u8; 22]], width: usize) {
+    // SAFETY: as in `permute_160_width`.
+    unsafe {
+        match width {
+            128 => permute_176_x128(blocks),
+            256 => permute_176_x256(blocks),
+            _ => permute_176_x512(blocks),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -147,22 +502,17 @@ mod tests {
     #[test]
     fn avx512_matches_the_reference() {
         if let Some(token) = avx512_gfni_or_fail() {
-            check(
-                "AVX-512 Spongent-pi[160]",
-                WIDTH,
-                spongent_pi_160,
-                |blocks| {
-                    permute_160(token, blocks);
-                },
-            );
-            check(
-                "AVX-512 Spongent-pi[176]",
-                WIDTH,
-                spongent_pi_176,
-                |blocks| {
-                    permute_176(token, blocks);
-                },
-            );
+            for width in WIDTHS {
+                check("AVX-512 Spongent-pi[160]", width, spongent_pi_160, |b| {
+                    permute_160_width(token, b, width);
+                });
+                check("AVX-512 Spongent-pi[176]", width, spongent_pi_176, |b| {
+                    permute_176_width(token, b, width);
+                });
+            }
+            check("AVX-512 Spongent-pi[160], any length", WIDTH, spongent_pi_160, |b| {
+                permute_160(token, b);
+            });
         }
     }
 }
