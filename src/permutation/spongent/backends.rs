@@ -93,6 +93,72 @@ pub(in crate::permutation) fn permute_one_176(block: &mut [u8; 22]) {
     soft32::permute_176(block);
 }
 
+/// Every Spongent-π batch tier on its own, for the tier benchmarks.
+#[cfg(all(elephant_bench_tiers, target_pointer_width = "64"))]
+pub mod tiers {
+    /// A Spongent-π\[160\] tier: its name and its batch function.
+    pub type Tier160 = (&'static str, fn(&mut [[u8; 20]]));
+    /// A Spongent-π\[176\] tier: its name and its batch function.
+    pub type Tier176 = (&'static str, fn(&mut [[u8; 22]]));
+
+    /// The Spongent-π\[160\] tiers available on this target.
+    pub const ALL_160: &[Tier160] = &[
+        ("one state", |b| b.iter_mut().for_each(super::permute_one_160)),
+        ("soft64 x64", |b| {
+            b.chunks_mut(64).for_each(super::soft64::permute_160_x64);
+        }),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+        ("AVX2 x256", |b| match super::Avx2::detect() {
+            Some(token) => super::avx2::permute_160(token, b),
+            None => b.chunks_mut(64).for_each(super::soft64::permute_160_x64),
+        }),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        ("AVX-512VL x256", |b| avx512_160(b, 256)),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        ("AVX-512 x512", |b| avx512_160(b, 512)),
+    ];
+
+    /// The Spongent-π\[176\] tiers available on this target.
+    pub const ALL_176: &[Tier176] = &[
+        ("one state", |b| b.iter_mut().for_each(super::permute_one_176)),
+        ("soft64 x64", |b| {
+            b.chunks_mut(64).for_each(super::soft64::permute_176_x64);
+        }),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+        ("AVX2 x256", |b| match super::Avx2::detect() {
+            Some(token) => super::avx2::permute_176(token, b),
+            None => b.chunks_mut(64).for_each(super::soft64::permute_176_x64),
+        }),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        ("AVX-512VL x256", |b| avx512_176(b, 256)),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        ("AVX-512 x512", |b| avx512_176(b, 512)),
+    ];
+
+    /// The AVX-512 kernel of `width` states, in calls of that width (the
+    /// dispatcher's choice where the CPU lacks AVX-512 and GFNI).
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    fn avx512_160(blocks: &mut [[u8; 20]], width: usize) {
+        match super::Avx512Gfni::detect() {
+            Some(token) => blocks
+                .chunks_mut(width)
+                .for_each(|chunk| super::avx512::permute_160_width(token, chunk, width)),
+            None => super::permute_160(blocks),
+        }
+    }
+
+    /// As `avx512_160`, for Spongent-π\[176\].
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    fn avx512_176(blocks: &mut [[u8; 22]], width: usize) {
+        match super::Avx512Gfni::detect() {
+            Some(token) => blocks
+                .chunks_mut(width)
+                .for_each(|chunk| super::avx512::permute_176_width(token, chunk, width)),
+            None => super::permute_176(blocks),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
