@@ -51,7 +51,7 @@
 use super::super::super::cpu::Avx512Gfni;
 use super::super::sbox::{Bits, Ternary, sbox_ternary};
 use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
-use super::soft64::{Word, transpose64};
+use super::soft64::Word;
 use core::arch::x86_64::{
     __m256i, __m512i, _mm_set_epi64x, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x,
@@ -353,6 +353,101 @@ fn write_row<const BYTES: usize>(block: &mut [u8; BYTES], column: usize, row: u6
     }
 }
 
+/// One delta-swap stage of a 64×64 transpose on rows `a` and `b` (`b`'s
+/// row number is `a`'s plus `J`): the columns with bit `J` set in `a` trade
+/// places with the columns with bit `J` clear in `b`; `low` masks the
+/// columns with bit `J` clear (as `transpose64` in
+/// [`soft64`](super::soft64)).
+#[inline(always)]
+fn swap_stage<W: Word, const J: i32>(words: &mut [W; 8], a: usize, b: usize, low: W) {
+    let t = words[a].shr::<J>().xor(words[b]).and(low);
+    words[b] = words[b].xor(t);
+    words[a] = words[a].xor(t.shl::<J>());
+}
+
+/// Three transpose stages on eight rows held in registers, rows
+/// `base + k·S` (`k` = 0..7): distances `4S`, `2S` and `S`, which are `J4`,
+/// `J2` and `J1`, with their column masks.
+#[inline(always)]
+fn three_stages<W: Word, const J4: i32, const J2: i32, const J1: i32>(
+    words: &mut [W; 8],
+    masks: [u64; 3],
+) {
+    let [m4, m2, m1] = masks;
+    let (m4, m2, m1) = (W::splat(m4), W::splat(m2), W::splat(m1));
+    for k in 0..4 {
+        swap_stage::<W, J4>(words, k, k + 4, m4);
+    }
+    for k in [0, 1, 4, 5] {
+        swap_stage::<W, J2>(words, k, k + 2, m2);
+    }
+    for k in [0, 2, 4, 6] {
+        swap_stage::<W, J1>(words, k, k + 1, m1);
+    }
+}
+
+/// Column masks of the stages 32, 16 and 8.
+const HIGH_STAGES: [u64; 3] = [
+    0x0000_0000_FFFF_FFFF,
+    0x0000_FFFF_0000_FFFF,
+    0x00FF_00FF_00FF_00FF,
+];
+/// Column masks of the stages 4, 2 and 1.
+const LOW_STAGES: [u64; 3] = [
+    0x0F0F_0F0F_0F0F_0F0F,
+    0x3333_3333_3333_3333,
+    0x5555_5555_5555_5555,
+];
+
+/// Loads 64 words from the staging `rows` (word `r` is
+/// `rows[lanes·r ..][..lanes]`) and transposes the 64×64 bit matrix in each
+/// lane into `words`: bit `c` of row `r` becomes bit `r` of word `c`. Two
+/// passes of three stages each (the six stages commute), eight words in
+/// registers at a time, instead of six passes over memory.
+#[inline(always)]
+fn transpose_in<W: Slice>(rows: &[u64], words: &mut [W]) {
+    let lanes = W::STATES / 64;
+    let mut eight = [W::zero(); 8];
+    for base in 0..8 {
+        for (k, word) in eight.iter_mut().enumerate() {
+            *word = W::load(&rows[lanes * (base + 8 * k)..]);
+        }
+        three_stages::<W, 32, 16, 8>(&mut eight, HIGH_STAGES);
+        for (k, word) in eight.iter().enumerate() {
+            words[base + 8 * k] = *word;
+        }
+    }
+    for octet in words.chunks_exact_mut(8) {
+        eight.copy_from_slice(octet);
+        three_stages::<W, 4, 2, 1>(&mut eight, LOW_STAGES);
+        octet.copy_from_slice(&eight);
+    }
+}
+
+/// The inverse of [`transpose_in`] (the same transpose): 64 words to the
+/// staging `rows`.
+#[inline(always)]
+fn transpose_out<W: Slice>(words: &mut [W], rows: &mut [u64]) {
+    let lanes = W::STATES / 64;
+    let mut eight = [W::zero(); 8];
+    for base in 0..8 {
+        for (k, word) in eight.iter_mut().enumerate() {
+            *word = words[base + 8 * k];
+        }
+        three_stages::<W, 32, 16, 8>(&mut eight, HIGH_STAGES);
+        for (k, word) in eight.iter().enumerate() {
+            words[base + 8 * k] = *word;
+        }
+    }
+    for (a, octet) in words.chunks_exact(8).enumerate() {
+        eight.copy_from_slice(octet);
+        three_stages::<W, 4, 2, 1>(&mut eight, LOW_STAGES);
+        for (k, word) in eight.iter().enumerate() {
+            word.store(&mut rows[lanes * (8 * a + k)..]);
+        }
+    }
+}
+
 /// Permutes up to `STATES` blocks: `rounds` (even) rounds from round
 /// counter `counter`. `STATES` is `W::STATES`; missing states are zero and
 /// their results are dropped.
@@ -366,7 +461,6 @@ fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(
     rounds: usize,
     counter: u8,
 ) {
-    let lanes = W::STATES / 64;
     let bits = BYTES * 8;
     let mut rows = [[0u64; STATES]; 3];
     for (s, block) in blocks.iter().take(STATES).enumerate() {
@@ -377,10 +471,7 @@ fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(
     let mut slices = [W::zero(); SLICES];
     let mut scratch = [W::zero(); SLICES];
     for (words, rows) in slices.chunks_exact_mut(64).zip(&rows) {
-        for (word, row) in words.iter_mut().zip(rows.chunks_exact(lanes)) {
-            *word = W::load(row);
-        }
-        transpose64(words);
+        transpose_in(rows, words);
     }
     // Quarters 1..3 are kept complemented between rounds.
     for word in slices.get_mut(bits / 4..bits).unwrap_or_default() {
@@ -404,10 +495,7 @@ fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(
     }
 
     for (words, rows) in state.chunks_exact_mut(64).zip(&mut rows) {
-        transpose64(words);
-        for (word, row) in words.iter().zip(rows.chunks_exact_mut(lanes)) {
-            word.store(row);
-        }
+        transpose_out(words, rows);
     }
     for (s, block) in blocks.iter_mut().take(STATES).enumerate() {
         for (column, rows) in rows.iter().enumerate() {
