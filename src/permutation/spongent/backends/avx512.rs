@@ -53,13 +53,12 @@ use super::super::sbox::{Bits, Ternary, sbox_ternary};
 use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
 use super::soft64::Word;
 use core::arch::x86_64::{
-    __m256i, __m512i, _mm_set_epi64x, _mm256_and_si256,
-    _mm256_andnot_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_storeu_si256,
-    _mm256_ternarylogic_epi32, _mm256_xor_si256, _mm512_and_si512, _mm512_andnot_si512,
-    _mm512_loadu_si512, _mm512_or_si512, _mm512_set1_epi64, _mm512_setzero_si512,
-    _mm512_sll_epi64, _mm512_srl_epi64, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
-    _mm512_xor_si512,
+    __m256i, __m512i, _mm_set_epi64x, _mm256_and_si256, _mm256_andnot_si256, _mm256_loadu_si256,
+    _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64,
+    _mm256_storeu_si256, _mm256_ternarylogic_epi32, _mm256_xor_si256, _mm512_and_si512,
+    _mm512_andnot_si512, _mm512_loadu_si512, _mm512_or_si512, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_sll_epi64, _mm512_srl_epi64, _mm512_storeu_si512,
+    _mm512_ternarylogic_epi32, _mm512_xor_si512,
 };
 use zeroize::Zeroize;
 
@@ -228,29 +227,40 @@ slice_word!(
     shl: _mm512_sll_epi64, shr: _mm512_srl_epi64,
 );
 
-/// The seven round-constant words of a round with counter `counter`: word
-/// `k` is all ones where counter bit `k` is set (it goes to state bits `k`
-/// and b − 1 − `k`), else zero. The counter is public.
-///
-/// Here and below: plain loops, no closures, which would not inherit the
-/// kernels' target features (an intrinsic in one may be left out of line).
-#[inline(always)]
-fn round_masks<W: Slice>(counter: u8) -> [W; 7] {
-    let mut masks = [W::zero(); 7];
-    for (k, mask) in masks.iter_mut().enumerate() {
-        *mask = W::splat(0u64.wrapping_sub(u64::from((counter >> k) & 1)));
+/// The round constants of a whole permutation of `ROUNDS` rounds from
+/// counter `counter`, as the lanes of the words the kernel XORs in: entry
+/// `[round][k]` is all ones where counter bit `k` of that round is set (it
+/// goes to state bits `k` and b − 1 − `k`), else zero. Computed at compile
+/// time; in the kernel each is one XOR with a broadcast memory operand.
+const fn round_masks<const ROUNDS: usize>(counter: u8) -> [[u64; 7]; ROUNDS] {
+    let mut table = [[0u64; 7]; ROUNDS];
+    let mut counter = counter;
+    let mut round = 0;
+    while round < ROUNDS {
+        let mut k = 0;
+        while k < 7 {
+            table[round][k] = 0u64.wrapping_sub(((counter >> k) & 1) as u64);
+            k += 1;
+        }
+        counter = next_counter(counter);
+        round += 1;
     }
-    masks
+    table
 }
+
+/// [`round_masks`] of Spongent-π\[160\].
+static MASKS_160: [[u64; 7]; ROUNDS_160] = round_masks(COUNTER_160);
+/// [`round_masks`] of Spongent-π\[176\].
+static MASKS_176: [[u64; 7]; ROUNDS_176] = round_masks(COUNTER_176);
 
 /// `word` holding state bit `bit` of a `BITS`-bit state, with the round
 /// constant `masks` added where it reaches that bit.
 #[inline(always)]
-fn with_constant<W: Slice, const BITS: usize>(word: W, bit: usize, masks: &[W; 7]) -> W {
+fn with_constant<W: Slice, const BITS: usize>(word: W, bit: usize, masks: &[u64; 7]) -> W {
     if bit < 7 {
-        word.xor(masks[bit])
+        word.xor(W::splat(masks[bit]))
     } else if bit >= BITS - 7 {
-        word.xor(masks[BITS - 1 - bit])
+        word.xor(W::splat(masks[BITS - 1 - bit]))
     } else {
         word
     }
@@ -277,8 +287,8 @@ fn sbox_in_quarter<W: Slice>(nibble: [W; 4], quarter: usize) -> [W; 4] {
 fn group<W: Slice, const BITS: usize, const G: usize>(
     from: &[W; SLICES],
     to: &mut [W; SLICES],
-    first: &[W; 7],
-    second: &[W; 7],
+    first: &[u64; 7],
+    second: &[u64; 7],
 ) {
     let quarter_bits = BITS / 4;
     let quarter_nibbles = BITS / 16;
@@ -292,6 +302,8 @@ fn group<W: Slice, const BITS: usize, const G: usize>(
         let nibble = [x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]];
         *out = sbox_in_quarter(nibble, (4 * G + i) / quarter_nibbles);
     }
+    // `j` picks bit j of every S-box output, not one array's elements.
+    #[allow(clippy::needless_range_loop)]
     for j in 0..4 {
         // Output bit j of S-box 4G + i lands on bit 4n + i, n = G + j·b/16.
         let n = G + j * quarter_nibbles;
@@ -306,28 +318,27 @@ fn group<W: Slice, const BITS: usize, const G: usize>(
     }
 }
 
-/// Two rounds, with counters `counter` and `next`, from `from` into `to`.
+/// Two rounds, with the round-constant lanes `first` and `second` (see
+/// [`round_masks`]), from `from` into `to`.
 #[inline(always)]
 fn two_rounds<W: Slice, const BITS: usize>(
     from: &[W; SLICES],
     to: &mut [W; SLICES],
-    counter: u8,
-    next: u8,
+    first: &[u64; 7],
+    second: &[u64; 7],
 ) {
-    let first = round_masks::<W>(counter);
-    let second = round_masks::<W>(next);
-    group::<W, BITS, 0>(from, to, &first, &second);
-    group::<W, BITS, 1>(from, to, &first, &second);
-    group::<W, BITS, 2>(from, to, &first, &second);
-    group::<W, BITS, 3>(from, to, &first, &second);
-    group::<W, BITS, 4>(from, to, &first, &second);
-    group::<W, BITS, 5>(from, to, &first, &second);
-    group::<W, BITS, 6>(from, to, &first, &second);
-    group::<W, BITS, 7>(from, to, &first, &second);
-    group::<W, BITS, 8>(from, to, &first, &second);
-    group::<W, BITS, 9>(from, to, &first, &second);
+    group::<W, BITS, 0>(from, to, first, second);
+    group::<W, BITS, 1>(from, to, first, second);
+    group::<W, BITS, 2>(from, to, first, second);
+    group::<W, BITS, 3>(from, to, first, second);
+    group::<W, BITS, 4>(from, to, first, second);
+    group::<W, BITS, 5>(from, to, first, second);
+    group::<W, BITS, 6>(from, to, first, second);
+    group::<W, BITS, 7>(from, to, first, second);
+    group::<W, BITS, 8>(from, to, first, second);
+    group::<W, BITS, 9>(from, to, first, second);
     if BITS / 16 > 10 {
-        group::<W, BITS, 10>(from, to, &first, &second);
+        group::<W, BITS, 10>(from, to, first, second);
     }
 }
 
@@ -448,19 +459,15 @@ fn transpose_out<W: Slice>(words: &mut [W], rows: &mut [u64]) {
     }
 }
 
-/// Permutes up to `STATES` blocks: `rounds` (even) rounds from round
-/// counter `counter`. `STATES` is `W::STATES`; missing states are zero and
-/// their results are dropped.
+/// Spongent-π on up to `STATES` blocks of `BYTES` bytes (20: 80 rounds of
+/// Spongent-π\[160\]; 22: 90 of Spongent-π\[176\]). `STATES` is
+/// `W::STATES`; missing states are zero and their results are dropped.
 ///
 /// State `s` sits in bit `s / lanes` of lane `s % lanes` of every word, so
 /// that the words before the transposes are whole vectors of the staging
 /// rows.
 #[inline(always)]
-fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(
-    blocks: &mut [[u8; BYTES]],
-    rounds: usize,
-    counter: u8,
-) {
+fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(blocks: &mut [[u8; BYTES]]) {
     let bits = BYTES * 8;
     let mut rows = [[0u64; STATES]; 3];
     for (s, block) in blocks.iter().take(STATES).enumerate() {
@@ -479,15 +486,15 @@ fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(
     }
 
     let (mut state, mut other) = (&mut slices, &mut scratch);
-    let mut counter = counter;
-    for _ in 0..rounds / 2 {
-        let next = next_counter(counter);
-        if bits == 160 {
-            two_rounds::<W, 160>(state, other, counter, next);
-        } else {
-            two_rounds::<W, 176>(state, other, counter, next);
+    let masks: &[[u64; 7]] = if bits == 160 { &MASKS_160 } else { &MASKS_176 };
+    for pair in masks.chunks_exact(2) {
+        if let [first, second] = pair {
+            if bits == 160 {
+                two_rounds::<W, 160>(state, other, first, second);
+            } else {
+                two_rounds::<W, 176>(state, other, first, second);
+            }
         }
-        counter = next_counter(next);
         core::mem::swap(&mut state, &mut other);
     }
     for word in state.get_mut(bits / 4..bits).unwrap_or_default() {
@@ -509,23 +516,22 @@ fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(
 
 /// Defines an unsafe kernel entry for one permutation and word width.
 macro_rules! kernel {
-    ($name:ident, $word:ty, $states:literal, $bytes:literal, $rounds:ident, $counter:ident) => {
-        #[doc = concat!("Spongent-π on up to ", stringify!($states), " blocks of ",
-            stringify!($bytes), " bytes.")]
+    ($name:ident, $word:ty, $states:literal, $bytes:literal) => {
+        #[doc = concat!("Spongent-π on up to ", stringify!($states), " blocks.")]
         ///
         /// # Safety
         /// The CPU must support AVX2, AVX-512F, AVX-512VL and GFNI.
         #[target_feature(enable = "avx2,avx512f,avx512vl,gfni")]
         unsafe fn $name(blocks: &mut [[u8; $bytes]]) {
-            permute_sliced::<$word, $bytes, $states>(blocks, $rounds, $counter);
+            permute_sliced::<$word, $bytes, $states>(blocks);
         }
     };
 }
 
-kernel!(permute_160_x256, Ymm, 256, 20, ROUNDS_160, COUNTER_160);
-kernel!(permute_160_x512, Zmm, 512, 20, ROUNDS_160, COUNTER_160);
-kernel!(permute_176_x256, Ymm, 256, 22, ROUNDS_176, COUNTER_176);
-kernel!(permute_176_x512, Zmm, 512, 22, ROUNDS_176, COUNTER_176);
+kernel!(permute_160_x256, Ymm, 256, 20);
+kernel!(permute_160_x512, Zmm, 512, 20);
+kernel!(permute_176_x256, Ymm, 256, 22);
+kernel!(permute_176_x512, Zmm, 512, 22);
 
 /// Blocks one call of the narrower (`ymm`) kernel permutes.
 pub(super) const NARROW: usize = 256;
@@ -596,12 +602,22 @@ mod tests {
                     permute_176_width(token, b, width);
                 });
             }
-            check("AVX-512 Spongent-pi[160] any", WIDTH, spongent_pi_160, |b| {
-                permute_160(token, b);
-            });
-            check("AVX-512 Spongent-pi[176] any", WIDTH, spongent_pi_176, |b| {
-                permute_176(token, b);
-            });
+            check(
+                "AVX-512 Spongent-pi[160] any",
+                WIDTH,
+                spongent_pi_160,
+                |b| {
+                    permute_160(token, b);
+                },
+            );
+            check(
+                "AVX-512 Spongent-pi[176] any",
+                WIDTH,
+                spongent_pi_176,
+                |b| {
+                    permute_176(token, b);
+                },
+            );
         }
     }
 }
