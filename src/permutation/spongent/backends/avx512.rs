@@ -86,6 +86,9 @@ trait Slice: Word + Ternary {
     fn load(rows: &[u64]) -> Self;
     /// Writes the lanes to `rows[..STATES / 64]`.
     fn store(self, rows: &mut [u64]);
+    /// The 64-bit lanes of `words`, in order: the staging rows of a kernel
+    /// call live in its scratch words, which are free then.
+    fn as_rows(words: &mut [Self]) -> &mut [u64];
 }
 
 /// Implements [`Bits`], [`Ternary`], [`Word`], [`Slice`] and [`Zeroize`]
@@ -103,6 +106,7 @@ macro_rules! slice_word {
         #[doc = concat!(stringify!($lanes), " × 64")]
         /// states (see [`Slice`] for why its intrinsics are safe to call).
         #[derive(Clone, Copy)]
+        #[repr(transparent)]
         struct $name($vector);
 
         impl Zeroize for $name {
@@ -204,6 +208,16 @@ macro_rules! slice_word {
                 // SAFETY: the features are available (see `Slice`), and
                 // `lanes` has the vector's size; the store is unaligned.
                 unsafe { $store(lanes.as_mut_ptr().cast(), self.0) }
+            }
+            #[inline(always)]
+            fn as_rows(words: &mut [Self]) -> &mut [u64] {
+                let len = words.len().saturating_mul($lanes);
+                // SAFETY: `Self` is a `repr(transparent)` wrapper of a
+                // vector of exactly `$lanes` 64-bit lanes, without padding,
+                // aligned at least as `u64`; every bit pattern is valid for
+                // both types. The slice covers the same bytes as `words`,
+                // whose exclusive borrow it takes over for its lifetime.
+                unsafe { core::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u64>(), len) }
             }
         }
     };
@@ -467,17 +481,20 @@ fn transpose_out<W: Slice>(words: &mut [W], rows: &mut [u64]) {
 /// that the words before the transposes are whole vectors of the staging
 /// rows.
 #[inline(always)]
-fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(blocks: &mut [[u8; BYTES]]) {
+fn permute_sliced<W: Slice, const BYTES: usize>(blocks: &mut [[u8; BYTES]]) {
     let bits = BYTES * 8;
-    let mut rows = [[0u64; STATES]; 3];
-    for (s, block) in blocks.iter().take(STATES).enumerate() {
-        for (column, rows) in rows.iter_mut().enumerate() {
-            rows[s] = read_row(block, column);
-        }
-    }
+    let states = W::STATES;
     let mut slices = [W::zero(); SLICES];
     let mut scratch = [W::zero(); SLICES];
-    for (words, rows) in slices.chunks_exact_mut(64).zip(&rows) {
+    // Staging rows, column by column (`rows[column·states + s]`), in the
+    // scratch words; states past the batch stay zero.
+    let rows = W::as_rows(&mut scratch);
+    for (s, block) in blocks.iter().take(states).enumerate() {
+        for column in 0..3 {
+            rows[column * states + s] = read_row(block, column);
+        }
+    }
+    for (words, rows) in slices.chunks_exact_mut(64).zip(rows.chunks_exact(states)) {
         transpose_in(rows, words);
     }
     // Quarters 1..3 are kept complemented between rounds.
@@ -501,15 +518,19 @@ fn permute_sliced<W: Slice, const BYTES: usize, const STATES: usize>(blocks: &mu
         *word = word.not();
     }
 
-    for (words, rows) in state.chunks_exact_mut(64).zip(&mut rows) {
+    // The staging rows again, in the words the last pass did not write.
+    let rows = W::as_rows(other);
+    for (words, rows) in state
+        .chunks_exact_mut(64)
+        .zip(rows.chunks_exact_mut(states))
+    {
         transpose_out(words, rows);
     }
-    for (s, block) in blocks.iter_mut().take(STATES).enumerate() {
-        for (column, rows) in rows.iter().enumerate() {
-            write_row(block, column, rows[s]);
+    for (s, block) in blocks.iter_mut().take(states).enumerate() {
+        for column in 0..3 {
+            write_row(block, column, rows[column * states + s]);
         }
     }
-    rows.zeroize();
     slices.zeroize();
     scratch.zeroize();
 }
@@ -523,7 +544,7 @@ macro_rules! kernel {
         /// The CPU must support AVX2, AVX-512F, AVX-512VL and GFNI.
         #[target_feature(enable = "avx2,avx512f,avx512vl,gfni")]
         unsafe fn $name(blocks: &mut [[u8; $bytes]]) {
-            permute_sliced::<$word, $bytes, $states>(blocks);
+            permute_sliced::<$word, $bytes>(blocks);
         }
     };
 }
