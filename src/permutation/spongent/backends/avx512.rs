@@ -57,8 +57,8 @@ use core::arch::x86_64::{
     _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64,
     _mm256_storeu_si256, _mm256_ternarylogic_epi32, _mm256_xor_si256, _mm512_and_si512,
     _mm512_andnot_si512, _mm512_loadu_si512, _mm512_or_si512, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_sll_epi64, _mm512_srl_epi64, _mm512_storeu_si512,
-    _mm512_ternarylogic_epi32, _mm512_xor_si512,
+    _mm512_setzero_si512, _mm512_sll_epi64, _mm512_slli_epi64, _mm512_srl_epi64, _mm512_srli_epi64,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_xor_si512,
 };
 use zeroize::Zeroize;
 
@@ -165,12 +165,12 @@ macro_rules! slice_word {
             #[inline(always)]
             fn shl<const S: i32>(self) -> Self {
                 // SAFETY: the features are available (see `Slice`).
-                Self(unsafe { $shl(self.0, _mm_set_epi64x(0, i64::from(S))) })
+                Self(unsafe { $shl(self.0, S) })
             }
             #[inline(always)]
             fn shr<const S: i32>(self) -> Self {
                 // SAFETY: the features are available (see `Slice`).
-                Self(unsafe { $shr(self.0, _mm_set_epi64x(0, i64::from(S))) })
+                Self(unsafe { $shr(self.0, S) })
             }
             #[inline(always)]
             fn from_lanes(lane: impl FnMut(usize) -> u64) -> Self {
@@ -223,13 +223,77 @@ macro_rules! slice_word {
     };
 }
 
+/// Each 64-bit lane of `x` shifted left by `count` (a constant at every
+/// call, so this compiles to the immediate form).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+unsafe fn ymm_sll(x: __m256i, count: i32) -> __m256i {
+    // SAFETY: AVX2 is available (the caller's contract).
+    unsafe { _mm256_sll_epi64(x, _mm_set_epi64x(0, i64::from(count))) }
+}
+
+/// Each 64-bit lane of `x` shifted right by `count`, as [`ymm_sll`].
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+unsafe fn ymm_srl(x: __m256i, count: i32) -> __m256i {
+    // SAFETY: AVX2 is available (the caller's contract).
+    unsafe { _mm256_srl_epi64(x, _mm_set_epi64x(0, i64::from(count))) }
+}
+
+/// Each 64-bit lane of `x` shifted left by `count`. The transposes' counts
+/// (1, 2, …, 32, constants at every call) take the immediate forms, which
+/// Miri emulates (not the vector-count form, the fallback for any other
+/// count).
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline(always)]
+unsafe fn zmm_sll(x: __m512i, count: i32) -> __m512i {
+    // SAFETY: AVX-512F is available (the caller's contract).
+    unsafe {
+        match count {
+            1 => _mm512_slli_epi64::<1>(x),
+            2 => _mm512_slli_epi64::<2>(x),
+            4 => _mm512_slli_epi64::<4>(x),
+            8 => _mm512_slli_epi64::<8>(x),
+            16 => _mm512_slli_epi64::<16>(x),
+            32 => _mm512_slli_epi64::<32>(x),
+            _ => _mm512_sll_epi64(x, _mm_set_epi64x(0, i64::from(count))),
+        }
+    }
+}
+
+/// Each 64-bit lane of `x` shifted right by `count`, as [`zmm_sll`].
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline(always)]
+unsafe fn zmm_srl(x: __m512i, count: i32) -> __m512i {
+    // SAFETY: AVX-512F is available (the caller's contract).
+    unsafe {
+        match count {
+            1 => _mm512_srli_epi64::<1>(x),
+            2 => _mm512_srli_epi64::<2>(x),
+            4 => _mm512_srli_epi64::<4>(x),
+            8 => _mm512_srli_epi64::<8>(x),
+            16 => _mm512_srli_epi64::<16>(x),
+            32 => _mm512_srli_epi64::<32>(x),
+            _ => _mm512_srl_epi64(x, _mm_set_epi64x(0, i64::from(count))),
+        }
+    }
+}
+
 slice_word!(
     Ymm(__m256i), lanes: 4,
     xor: _mm256_xor_si256, and: _mm256_and_si256, or: _mm256_or_si256,
     andnot: _mm256_andnot_si256,
     ternary: _mm256_ternarylogic_epi32, splat: _mm256_set1_epi64x, zero: _mm256_setzero_si256,
     load: _mm256_loadu_si256, store: _mm256_storeu_si256,
-    shl: _mm256_sll_epi64, shr: _mm256_srl_epi64,
+    shl: ymm_sll, shr: ymm_srl,
 );
 
 slice_word!(
@@ -238,7 +302,7 @@ slice_word!(
     andnot: _mm512_andnot_si512,
     ternary: _mm512_ternarylogic_epi32, splat: _mm512_set1_epi64, zero: _mm512_setzero_si512,
     load: _mm512_loadu_si512, store: _mm512_storeu_si512,
-    shl: _mm512_sll_epi64, shr: _mm512_srl_epi64,
+    shl: zmm_sll, shr: zmm_srl,
 );
 
 /// The round constants of a whole permutation of `ROUNDS` rounds from
