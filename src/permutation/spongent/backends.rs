@@ -8,8 +8,8 @@
 //! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
 //! - when it also has AVX-512F, AVX-512VL and GFNI (built by Rust 1.89 or
 //!   newer), 256 states in `ymm` words, or 512 in `zmm` words for longer
-//!   batches, two rounds per pass over memory (`avx512`): from 4 blocks,
-//!   where it replaces the 64-wide tier as well.
+//!   batches, two rounds per pass over memory (`avx512`), from the same
+//!   65 blocks.
 //!
 //! Every tier equals the `const fn` reference bit for bit (see the tests).
 
@@ -38,12 +38,15 @@ const ONE_STATE_MAX: usize = 3;
 const AVX2_MIN: usize = 65;
 
 /// From this many blocks on, the AVX-512 kernel (256 states per call,
-/// padded; 512 for longer batches) beats the portable tiers: on a Zen 4 a
-/// 256-state call (3.75 µs for 4 blocks, 3.85 µs for 64) costs less than
-/// one 64-state portable call (4.55–4.65 µs), and about as much as three
-/// single states (1.26 µs each).
+/// padded; 512 for longer batches) takes over: as the AVX2 one, because
+/// the stack clearing after short calls (`scrub::SHORT_CALL`, 6 KiB) is
+/// sized for the 64-state portable kernel, and the 256-state kernel's
+/// 12 KiB of state would outgrow it (`tests/stack_secrets.rs` finds the
+/// secrets left). Measured on a Zen 4, the AVX-512 kernel would already pay
+/// from 4 blocks: a 256-state call costs 3.75 µs for 4 blocks and 3.85 µs
+/// for 64, one 64-state portable call 4.55–4.65 µs, a single state 1.26 µs.
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-const AVX512_MIN: usize = 4;
+const AVX512_MIN: usize = AVX2_MIN;
 
 /// Spongent-π\[160\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {

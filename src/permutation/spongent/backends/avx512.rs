@@ -1,6 +1,6 @@
-//! The AVX-512 tier of Spongent-π: 128, 256 or 512 states bitsliced in
-//! `xmm`, `ymm` or `zmm` words, two rounds per pass over memory, every
-//! S-box in eight `vpternlogd`.
+//! The AVX-512 tier of Spongent-π: 256 states bitsliced in `ymm` words
+//! (AVX-512VL) or 512 in `zmm` words, two rounds per pass over memory, the
+//! S-boxes in three-input logic (`vpternlogd`).
 //!
 //! Bit `p` of every state sits in one word (`p` < b, b = 160 or 176), as in
 //! the portable kernel of [`soft64`](super::soft64). What differs is the
@@ -16,27 +16,50 @@
 //! it fits the 32 vector registers of AVX-512 (not the 16 of AVX2). The
 //! b/16 groups are written out as separate calls with the group number a
 //! const parameter, so the S-box variants and round-constant positions are
-//! chosen at compile time.
+//! chosen at compile time, and the round constants come from compile-time
+//! tables (no per-round work but the XORs).
 //!
 //! As in [`soft64`](super::soft64), quarters 1..3 of the state are kept
 //! complemented between rounds, so the S-box needs no NOTs
-//! ([`sbox_ternary`], plain or complemented by the nibble's quarter).
+//! ([`sbox_ternary`], plain or complemented by the nibble's quarter; LLVM
+//! compiles each to seven `vpternlogd` and one `vpxor`).
 //!
-//! Blocks go into and out of bitsliced form through a staging area of
-//! 64-bit rows (one per block and 8-byte column), loaded as whole vectors,
-//! and the 64×64 delta-swap transposes of [`soft64`](super::soft64) in each
-//! 64-bit lane.
+//! Blocks go into and out of bitsliced form through staging rows (one
+//! 64-bit row per block and 8-byte column), which live in the scratch words
+//! of the call and are loaded as whole vectors, and a 64×64 delta-swap
+//! transpose in each 64-bit lane done in two passes of three stages, eight
+//! words in registers at a time.
 //!
-//! Widths: 128 states (`xmm`, AVX-512VL) for short batches, 256 (`ymm`,
-//! AVX-512VL) and 512 (`zmm`) for longer ones; see [`WIDTH`] and the
-//! dispatcher in [`permute_160`].
+//! What was measured (Zen 4, AVX-512 with GFNI; a shared VM, so the minimum
+//! of 2,000 calls; Spongent-π\[160\]): a 256-state call costs 4.1 µs,
+//! against 6.5 µs for the AVX2 tier and 6.2 µs for the tier it replaces
+//! (the AVX2 kernel with three-input S-boxes); from 4 to 256 blocks the cost
+//! hardly changes (3.75–4.1 µs), and it would beat the 64-state portable
+//! kernel (4.55 µs) from 4 blocks (the dispatcher still starts it at 65:
+//! see `AVX512_MIN` there). The two-round loop is about two thirds of a
+//! call, the transposes, staging and wiping the rest. Variants measured:
+//! - `xmm` words (128 states): no cheaper per call than `ymm` (Zen 4 runs
+//!   128- and 256-bit operations at the same rate), so not kept;
+//! - `zmm` words (512 states): as costly per state as two `ymm` calls on
+//!   Zen 4 (8.7–9.0 µs against 8.2–8.7 µs for 512 blocks), which splits
+//!   512-bit operations in two (llvm-mca estimates 1.3× cheaper per state
+//!   there, and 1.9× on an Ice Lake server). Kept for batches over 256
+//!   blocks, which the AEAD mode does not make yet (its runs are 256);
+//! - the transposes as six passes over memory (one stage each): 4.71 µs
+//!   a call instead of 4.36; a separate staging buffer (its own clearing and
+//!   wiping): 4.40 µs instead of 4.12; round-constant words built from the
+//!   counter every pass: 1,291 instructions a pass instead of 1,247, within
+//!   the noise;
+//! - GFNI `vgf2p8affineqb` transposes are not written yet: the transposes
+//!   are a minority of a call now (see BENCHMARKS.md).
 //!
 //! Nothing branches on or indexes by the state: every branch and index is
 //! on the round counter, a const parameter or a block count.
 //!
-//! `unsafe` here is the intrinsics: the entry points take the
-//! [`Avx512Gfni`] token, which only run-time detection of AVX-512F,
-//! AVX-512VL, GFNI and AVX2 gives.
+//! `unsafe` here is the intrinsics and one reinterpretation of the scratch
+//! words as `u64` rows: the entry points take the [`Avx512Gfni`] token,
+//! which only run-time detection of AVX-512F, AVX-512VL, GFNI and AVX2
+//! gives.
 //!
 //! Built only by Rust 1.89 or newer, which has these intrinsics (`build.rs`
 //! sets `elephant_avx512`).
@@ -44,8 +67,8 @@
 // Every index below is a const parameter or a loop counter combined with
 // the constants b, b/4 and b/16 (b = 160 or 176), and stays below the
 // lengths of the fixed-size arrays it indexes (192 slices, 16-word groups,
-// 7 round-constant masks); the arithmetic is on those same small numbers.
-// The tests run every group of both widths.
+// 7 round-constant masks, 3 × 64 staging rows per lane); the arithmetic is
+// on those same small numbers. The tests run every group of both widths.
 #![allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
 use super::super::super::cpu::Avx512Gfni;
