@@ -44,7 +44,7 @@ const AVX2_MIN: usize = 65;
 /// 12 KiB of state would outgrow it (`tests/stack_secrets.rs` finds the
 /// secrets left). Measured on a Zen 4, the AVX-512 kernel would already pay
 /// from 4 blocks: a 256-state call costs 3.75 µs for 4 blocks and 3.85 µs
-/// for 64, one 64-state portable call 4.55–4.65 µs, a single state 1.26 µs.
+/// for 64, one 64-state portable call 4.3–4.65 µs, a single state 1.26 µs.
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
 const AVX512_MIN: usize = AVX2_MIN;
 

@@ -35,7 +35,7 @@
 //! against 6.5 µs for the AVX2 tier and 6.2 µs for the tier it replaces
 //! (the AVX2 kernel with three-input S-boxes); from 4 to 256 blocks the cost
 //! hardly changes (3.75–4.1 µs), and it would beat the 64-state portable
-//! kernel (4.55 µs) from 4 blocks (the dispatcher still starts it at 65:
+//! kernel (4.3–4.55 µs) from 4 blocks (the dispatcher still starts it at 65:
 //! see `AVX512_MIN` there). The two-round loop is about two thirds of a
 //! call, the transposes, staging and wiping the rest. Variants measured:
 //! - `xmm` words (128 states): no cheaper per call than `ymm` (Zen 4 runs
