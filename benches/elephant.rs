@@ -53,7 +53,7 @@ const BATCH: usize = 256;
 
 /// Batch lengths for the Spongent tier benchmarks: the mode's short
 /// messages (1–4 blocks), medium runs, and a full run.
-const SPONGENT_BATCH_LENGTHS: [usize; 8] = [1, 2, 4, 16, 64, 75, 128, 256];
+const SPONGENT_BATCH_LENGTHS: [usize; 10] = [1, 2, 4, 16, 32, 64, 75, 128, 256, 512];
 
 /// Deterministic filler bytes.
 fn filler(len: usize, seed: u8) -> Vec<u8> {
@@ -98,6 +98,24 @@ fn permutations(c: &mut Criterion) {
         }
     }
 
+    /// Every Spongent tier on its own (built with
+    /// `RUSTFLAGS="--cfg elephant_bench_tiers"`), at the same lengths.
+    #[cfg(elephant_bench_tiers)]
+    fn spongent_tiers<const N: usize>(
+        group: &mut BenchmarkGroup<'_, WallTime>,
+        name: &str,
+        tiers: &[(&'static str, fn(&mut [[u8; N]]))],
+    ) {
+        for len in SPONGENT_BATCH_LENGTHS {
+            group.throughput(Throughput::Bytes((N * len) as u64));
+            let mut blocks = vec![[0x5a_u8; N]; len];
+            for (tier, run) in tiers {
+                let id = BenchmarkId::new(format!("{name} tier {tier}"), len);
+                group.bench_function(id, |b| b.iter(|| run(black_box(&mut blocks))));
+            }
+        }
+    }
+
     let mut group = c.benchmark_group("permutation");
     configure(&mut group);
     single::<Spongent160>(&mut group, "Spongent-pi[160]");
@@ -108,6 +126,12 @@ fn permutations(c: &mut Criterion) {
     // (planes, 64-wide, 256-wide): the numbers behind the tier choice.
     spongent_batch_lengths::<Spongent160>(&mut group, "Spongent-pi[160]");
     spongent_batch_lengths::<Spongent176>(&mut group, "Spongent-pi[176]");
+    #[cfg(elephant_bench_tiers)]
+    {
+        use elephant_aead::permutation::spongent_batch_tiers::{ALL_160, ALL_176};
+        spongent_tiers(&mut group, "Spongent-pi[160]", ALL_160);
+        spongent_tiers(&mut group, "Spongent-pi[176]", ALL_176);
+    }
 
     // The const fns themselves, which every backend is checked against.
     group.throughput(Throughput::Bytes(20));

@@ -21,6 +21,12 @@ pub use spongent::{spongent_pi_160, spongent_pi_176};
 #[doc(hidden)]
 pub use keccak::backends::tiers as keccak_batch_tiers;
 
+/// Every Spongent-π batch tier on its own, for the tier benchmarks only
+/// (`RUSTFLAGS="--cfg elephant_bench_tiers"`): not part of the API.
+#[cfg(all(elephant_bench_tiers, target_pointer_width = "64"))]
+#[doc(hidden)]
+pub use spongent::backends::tiers as spongent_batch_tiers;
+
 use aead::array::ArraySize;
 use aead::consts::{U8, U16};
 use core::fmt::Debug;

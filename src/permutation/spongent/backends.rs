@@ -6,8 +6,10 @@
 //!   backend on 32-bit targets (firmware), where it is also the smallest;
 //! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
-//!   the same with three-input-logic S-boxes (`avx512`) when it also has
-//!   AVX-512F, AVX-512VL and GFNI (built by Rust 1.89 or newer).
+//! - when it also has AVX-512F, AVX-512VL and GFNI (built by Rust 1.89 or
+//!   newer), 256 states in `ymm` words, or 512 in `zmm` words for longer
+//!   batches, two rounds per pass over memory (`avx512`), from the same
+//!   65 blocks.
 //!
 //! Every tier equals the `const fn` reference bit for bit (see the tests).
 
@@ -35,10 +37,21 @@ const ONE_STATE_MAX: usize = 3;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 const AVX2_MIN: usize = 65;
 
+/// From this many blocks on, the AVX-512 kernel (256 states per call,
+/// padded; 512 for longer batches) takes over: as the AVX2 one, because
+/// the stack clearing after short calls (`scrub::SHORT_CALL`, 6 KiB) is
+/// sized for the 64-state portable kernel, and the 256-state kernel's
+/// 12 KiB of state would outgrow it (`tests/stack_secrets.rs` finds the
+/// secrets left). Measured on a Zen 4, the AVX-512 kernel would already pay
+/// from 4 blocks: a 256-state call costs 3.75 µs for 4 blocks and 3.85 µs
+/// for 64, one 64-state portable call 4.3–4.65 µs, a single state 1.26 µs.
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+const AVX512_MIN: usize = AVX2_MIN;
+
 /// Spongent-π\[160\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-    if blocks.len() >= AVX2_MIN {
+    if blocks.len() >= AVX512_MIN {
         if let Some(token) = Avx512Gfni::detect() {
             avx512::permute_160(token, blocks);
             return;
@@ -62,7 +75,7 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
 /// Spongent-π\[176\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-    if blocks.len() >= AVX2_MIN {
+    if blocks.len() >= AVX512_MIN {
         if let Some(token) = Avx512Gfni::detect() {
             avx512::permute_176(token, blocks);
             return;
@@ -93,6 +106,76 @@ pub(in crate::permutation) fn permute_one_176(block: &mut [u8; 22]) {
     soft32::permute_176(block);
 }
 
+/// Every Spongent-π batch tier on its own, for the tier benchmarks.
+#[cfg(all(elephant_bench_tiers, target_pointer_width = "64"))]
+pub mod tiers {
+    /// A Spongent-π\[160\] tier: its name and its batch function.
+    pub type Tier160 = (&'static str, fn(&mut [[u8; 20]]));
+    /// A Spongent-π\[176\] tier: its name and its batch function.
+    pub type Tier176 = (&'static str, fn(&mut [[u8; 22]]));
+
+    /// The Spongent-π\[160\] tiers available on this target.
+    pub const ALL_160: &[Tier160] = &[
+        ("one state", |b| {
+            b.iter_mut().for_each(super::permute_one_160)
+        }),
+        ("soft64 x64", |b| {
+            b.chunks_mut(64).for_each(super::soft64::permute_160_x64);
+        }),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+        ("AVX2 x256", |b| match super::Avx2::detect() {
+            Some(token) => super::avx2::permute_160(token, b),
+            None => b.chunks_mut(64).for_each(super::soft64::permute_160_x64),
+        }),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        ("AVX-512VL x256", |b| avx512_160(b, 256)),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        ("AVX-512 x512", |b| avx512_160(b, 512)),
+    ];
+
+    /// The Spongent-π\[176\] tiers available on this target.
+    pub const ALL_176: &[Tier176] = &[
+        ("one state", |b| {
+            b.iter_mut().for_each(super::permute_one_176)
+        }),
+        ("soft64 x64", |b| {
+            b.chunks_mut(64).for_each(super::soft64::permute_176_x64);
+        }),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+        ("AVX2 x256", |b| match super::Avx2::detect() {
+            Some(token) => super::avx2::permute_176(token, b),
+            None => b.chunks_mut(64).for_each(super::soft64::permute_176_x64),
+        }),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        ("AVX-512VL x256", |b| avx512_176(b, 256)),
+        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        ("AVX-512 x512", |b| avx512_176(b, 512)),
+    ];
+
+    /// The AVX-512 kernel of `width` states, in calls of that width (the
+    /// dispatcher's choice where the CPU lacks AVX-512 and GFNI).
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    fn avx512_160(blocks: &mut [[u8; 20]], width: usize) {
+        match super::Avx512Gfni::detect() {
+            Some(token) => blocks
+                .chunks_mut(width)
+                .for_each(|chunk| super::avx512::permute_160_width(token, chunk, width)),
+            None => super::permute_160(blocks),
+        }
+    }
+
+    /// As `avx512_160`, for Spongent-π\[176\].
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    fn avx512_176(blocks: &mut [[u8; 22]], width: usize) {
+        match super::Avx512Gfni::detect() {
+            Some(token) => blocks
+                .chunks_mut(width)
+                .for_each(|chunk| super::avx512::permute_176_width(token, chunk, width)),
+            None => super::permute_176(blocks),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,8 +183,9 @@ mod tests {
     use crate::permutation::{spongent_pi_160, spongent_pi_176};
 
     /// Batch lengths that reach every tier: one state, the 64-wide kernel,
-    /// and (on x86-64 with AVX2) the 256-wide one, full and padded.
-    const TIER_LENGTHS: [usize; 7] = [1, 3, 4, 64, 65, 256, 300];
+    /// and (on x86-64 with AVX2 or AVX-512) the 256- and 512-wide ones, full
+    /// and padded.
+    const TIER_LENGTHS: [usize; 9] = [1, 3, 4, 64, 65, 256, 300, 512, 700];
 
     #[test]
     fn dispatcher_matches_the_reference() {
