@@ -665,15 +665,12 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     #[cfg_attr(target_pointer_width = "64", inline(always))]
     fn apply_keystream(&mut self, permuted: &mut P::Block, index: usize, accept: u8) {
         let start = index.saturating_mul(P::BLOCK_SIZE);
+        let masks = self.masks.keystream_masks(index);
         if cfg!(target_pointer_width = "64") {
             // One pass from the permutation's result into the message
             // (firmware keeps the smaller code below).
             if let Data::InPlace(data) = &mut self.data {
                 let end = start.saturating_add(P::BLOCK_SIZE).min(data.len());
-                let masks = [
-                    self.masks.mask(index),
-                    self.masks.mask(index.saturating_add(1)),
-                ];
                 if let Some(block) = data.get_mut(start..end) {
                     let sources = [permuted.as_ref(), masks[0], masks[1]];
                     if self.sealing {
@@ -685,10 +682,6 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 return;
             }
         }
-        let masks = [
-            self.masks.mask(index),
-            self.masks.mask(index.saturating_add(1)),
-        ];
         self.data.xor_block(start, permuted.as_mut(), masks, accept);
     }
 

@@ -23,11 +23,8 @@ pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
     masks: &MaskWindow<P, W>,
     index: usize,
 ) {
-    run.push(
-        nonce.as_ref(),
-        masks.mask(index),
-        masks.mask(index.saturating_add(1)),
-    );
+    let [mask, next] = masks.keystream_masks(index);
+    run.push(nonce.as_ref(), mask, next);
 }
 
 /// The output side of `buffer`, holding the bytes of its input side: what

@@ -135,6 +135,31 @@ fn mask<P: Permutation>(stream: &Lane, index: usize) -> Lane {
     lane_of(mask.unwrap_or_default())
 }
 
+/// `δ_index = mask_index ⊕ mask_{index+1}`, which masks keystream block
+/// `index`, from a packet's mask stream.
+#[inline(always)]
+fn delta<P: Permutation>(stream: &Lane, index: usize) -> Lane {
+    xor(
+        mask::<P>(stream, index),
+        &mask::<P>(stream, index.saturating_add(1)),
+    )
+}
+
+/// Queues the inputs `N‖0 ⊕ δ_j` of a packet's first `blocks` keystream
+/// blocks.
+#[inline(always)]
+fn queue_keystream<P: Permutation, const N: usize>(
+    run: &mut Run<P, N>,
+    nonce: &[u8; NONCE_SIZE],
+    stream: &Lane,
+    blocks: usize,
+) {
+    let nonce = lane_of(nonce);
+    for index in 0..blocks {
+        queue(run, &xor(nonce, &delta::<P>(stream, index)));
+    }
+}
+
 /// Queues `lane` (its first block's bytes) on `run`.
 #[inline(always)]
 fn queue<P: Permutation, const N: usize>(run: &mut Run<P, N>, lane: &Lane) {
@@ -260,14 +285,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 *to = *from;
             }
             if sealing {
-                let nonce = lane_of(message.nonce);
-                for index in 0..shape.keystream {
-                    let delta = xor(
-                        mask::<P>(stream, index),
-                        &mask::<P>(stream, index.saturating_add(1)),
-                    );
-                    queue(&mut self.run, &xor(nonce, &delta));
-                }
+                queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, shape.keystream);
             } else {
                 for index in 0..shape.terms {
                     queue_ciphertext_term(&mut self.run, sum, stream, message.buffer, index);
@@ -301,11 +319,10 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 .take(shape.keystream)
             {
                 if let Some(permuted) = self.run.take() {
-                    let delta = xor(
-                        mask::<P>(stream, index),
-                        &mask::<P>(stream, index.saturating_add(1)),
+                    xor_into(
+                        block,
+                        &xor(lane_of(permuted.as_ref()), &delta::<P>(stream, index)),
                     );
-                    xor_into(block, &xor(lane_of(permuted.as_ref()), &delta));
                 }
             }
             if shape.second_associated_data_block {
@@ -360,14 +377,8 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             // L is the stream's first block.
             queue(&mut self.run, &xor(*sum, &mask::<P>(stream, 0)));
             if !sealing {
-                let nonce = lane_of(message.nonce);
-                for index in 0..Shape::of(message).keystream {
-                    let delta = xor(
-                        mask::<P>(stream, index),
-                        &mask::<P>(stream, index.saturating_add(1)),
-                    );
-                    queue(&mut self.run, &xor(nonce, &delta));
-                }
+                let blocks = Shape::of(message).keystream;
+                queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, blocks);
             }
         }
     }
@@ -412,11 +423,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 .take(shape.keystream)
             {
                 if let Some(permuted) = self.run.take() {
-                    let delta = xor(
-                        mask::<P>(stream, index),
-                        &mask::<P>(stream, index.saturating_add(1)),
-                    );
-                    let keystream = xor(lane_of(permuted.as_ref()), &delta);
+                    let keystream = xor(lane_of(permuted.as_ref()), &delta::<P>(stream, index));
                     xor_masked(block, [keystream.as_slice()], accept);
                 }
             }

@@ -133,6 +133,13 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
         mask.unwrap_or(NO_MASK.get(..P::BLOCK_SIZE).unwrap_or_default())
     }
 
+    /// `mask_index` and `mask_{index+1}`, whose XOR `δ_index` masks
+    /// keystream block `index`.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn keystream_masks(&self, index: usize) -> [&[u8]; 2] {
+        [self.mask(index), self.mask(index.saturating_add(1))]
+    }
+
     /// Clears every byte that ever held a mask.
     pub(super) fn wipe(&mut self) {
         if let Some(used) = self.bytes.get_mut(..self.used) {

@@ -69,10 +69,7 @@ impl<P: Permutation> Walk<P> {
     #[inline(never)]
     fn keystream_input(&mut self, nonce: &[u8; NONCE_SIZE], index: usize) {
         self.masks.prepare(index, index.saturating_add(1));
-        let masks = [
-            self.masks.mask(index),
-            self.masks.mask(index.saturating_add(1)),
-        ];
+        let masks = self.masks.keystream_masks(index);
         let state = self.state.as_mut();
         zip_u32s(
             state,
@@ -90,10 +87,7 @@ impl<P: Permutation> Walk<P> {
     #[inline(never)]
     fn keystream_output(&mut self, data: &mut Data<'_>, index: usize, accept: u8) {
         let start = index.saturating_mul(P::BLOCK_SIZE);
-        let masks = [
-            self.masks.mask(index),
-            self.masks.mask(index.saturating_add(1)),
-        ];
+        let masks = self.masks.keystream_masks(index);
         data.xor_block(start, self.state.as_mut(), masks, accept);
     }
 

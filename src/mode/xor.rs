@@ -65,12 +65,12 @@ fn xor_sources_by_u32s<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u
 #[inline(always)]
 pub(super) fn xor_by_u32s(dst: &mut [u8], src: &[u8], mask: u8) {
     let word_mask = u32::from_ne_bytes([mask; 4]);
-    by_u32s(
+    zip_u32s(
         dst,
-        src,
+        [src],
         false,
-        |d, s| d ^ (s & word_mask),
-        |d, s| d ^ (s & mask),
+        |d, [s, ..]| d ^ (s & word_mask),
+        |d, [s, ..]| d ^ (s & mask),
     );
 }
 
@@ -81,27 +81,7 @@ pub(super) fn xor_by_u32s(dst: &mut [u8], src: &[u8], mask: u8) {
 /// that call.
 #[inline(always)]
 pub(crate) fn copy_by_u32s(dst: &mut [u8], src: &[u8]) {
-    by_u32s(dst, src, true, |_, s| s, |_, s| s);
-}
-
-/// `dst = word(dst, src)` over the shorter of the two, four bytes at a
-/// time, and `byte(dst, src)` for the rest; with `opaque`, each word step
-/// is hidden from LLVM's loop idioms.
-#[inline(always)]
-fn by_u32s(
-    dst: &mut [u8],
-    src: &[u8],
-    opaque: bool,
-    word: impl Fn(u32, u32) -> u32,
-    byte: impl Fn(u8, u8) -> u8,
-) {
-    zip_u32s(
-        dst,
-        [src],
-        opaque,
-        |d, [s, ..]| word(d, s),
-        |d, [s, ..]| byte(d, s),
-    );
+    zip_u32s(dst, [src], true, |_, [s, ..]| s, |_, [s, ..]| s);
 }
 
 /// `dst = word(dst, sources…)` over the shortest of them all, four bytes
