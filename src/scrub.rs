@@ -45,24 +45,24 @@ const KEY_EXPANSION: usize = 1024;
 /// depth of the call's own frames below the one that clears, per instance
 /// (told apart by block size), so that clearing adds next to nothing to the
 /// peak stack. The depths are the firmware benchmark's: its peak stack for
-/// a call with these clears off (Dumbo 392 B, Jumbo 416 B, Delirium 568 B,
+/// a call with these clears off (Dumbo 392 B, Jumbo 416 B, Delirium 464 B,
 /// the deepest of encryption and decryption), less the frames above (88,
 /// 88 and 104 B), rounded up to [`zero_stack`]'s 32-byte rows: with them,
-/// every peak it measures is 8–32 B deeper than without, so the clearing
+/// every peak it measures is 8–40 B deeper than without, so the clearing
 /// reaches past the call's deepest byte (Dumbo 424/416 B, Jumbo 424/416 B,
-/// Delirium 600/584 B). For the key expansion, the permutation's own frame
-/// (96, 120 and 256 B) and the call into it, plus at least 16 B. With
+/// Delirium 504/488 B). For the key expansion, the permutation's own frame
+/// (96, 120 and 152 B) and the call into it, plus at least 16 B. With
 /// these, its scan of the dead stack after every call finds no secret. The
-/// firmware Keccak-f\[200\] leaves its two states for these to clear.
+/// firmware Keccak-f\[200\] leaves its state for these to clear.
 #[inline(always)]
 fn zero_stack_32<P: Permutation>(key_expansion: bool) {
     match (P::BLOCK_SIZE, key_expansion) {
         (20, false) => zero_stack::<{ chunks(320) }>(),
         (22, false) => zero_stack::<{ chunks(320) }>(),
-        (_, false) => zero_stack::<{ chunks(480) }>(),
+        (_, false) => zero_stack::<{ chunks(384) }>(),
         (20, true) => zero_stack::<{ chunks(128) }>(),
         (22, true) => zero_stack::<{ chunks(160) }>(),
-        (_, true) => zero_stack::<{ chunks(288) }>(),
+        (_, true) => zero_stack::<{ chunks(192) }>(),
     }
 }
 

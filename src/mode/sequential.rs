@@ -15,8 +15,9 @@
 //! of their own, which have returned by then): the deepest stack of a call
 //! is its own frame and the permutation's, nothing in between. On a
 //! Cortex-M4 that took the firmware benchmark's peak stack without the
-//! clearing from 456 to 392 bytes (Dumbo) and from 632 to 568 (Delirium),
-//! and the stack cleared after a call is that much shallower.
+//! clearing from 456 to 392 bytes (Dumbo) and from 632 to 568 (Delirium;
+//! 464 since its kernel keeps one state), and the stack cleared after a
+//! call is that much shallower.
 //!
 //! [`RUN_BLOCKS`]: super::RUN_BLOCKS
 //! [`Call`]: super::Call

@@ -25,26 +25,39 @@
 //!
 //! Layout and schedule, for the instructions counted on a Cortex-M4
 //! (Thumb-2, 13 usable registers, an `ldm` or `ldrd` is one instruction):
-//! - both states sit in one 200-byte array in the frame at fixed places, so
-//!   every access is `sp` plus a constant, and a loop step is two rounds
-//!   (the first state into the second and back);
-//! - a state is stored by π groups: the five lanes that make one output row
-//!   g of χ (the lanes (x, y) with 2x + 3y = g mod 5) are consecutive, lane
-//!   (x, y) at `5g + x`, so a row's inputs come in with one `ldm` (and the
-//!   `add` of its address); its five outputs go to five groups (`str`s);
+//! - one state in the frame, every access `sp` plus a constant. Each row
+//!   of χ writes its five outputs over the five words it has just read, so
+//!   the lanes change places from round to round; with the places chosen
+//!   as in [`at`] they alternate between two layouts, and a loop step is
+//!   two rounds (one in each direction);
+//! - in the even layout the state is stored by π groups: the five lanes
+//!   that make one output row g of χ (the lanes (x, y) with
+//!   2x + 3y = g mod 5) are consecutive, so an even round's rows come in
+//!   with one `ldm` (and the `add` of its address) and go back in order to
+//!   the same five words; the odd layout is row by row, so an odd round
+//!   loads its rows lane by lane (`ldr`s) and stores them in the even
+//!   layout's places;
 //! - plain loads and stores of `Cell`s, kept in order by compiler barriers
-//!   between the rows ([`barrier`]: `black_box(())` once the states have
+//!   between the rows ([`barrier`]: `black_box(())` once the state has
 //!   been handed to `black_box`, which emits no instruction): left free,
 //!   LLVM loads every lane of a round first, forwards the previous round's
 //!   stores to those loads, and spills;
 //! - the column parities are left to LLVM's scheduler, which computes them
 //!   one column at a time, each lane with its own `ldr` (25 a round).
 //!
-//! 3,252 counted instructions per permutation (`permute_one` in
-//! `firmware/bench/profile`), 171 a round (101 logic, 25 + about 10 loads,
-//! 25 stores, a few spills, ι's load and the loop), no `memclr` call; a
-//! 256-byte frame (both states and the saved registers); 1,566 bytes of
-//! code.
+//! 3,248 counted instructions per permutation (`permute_one` in
+//! `firmware/bench/profile`), about 171 a round (101 logic, 25 + about 10
+//! loads, 25 stores, a few spills, ι's load and the loop), no `memclr`
+//! call; a 152-byte frame (the state and the saved registers); 1,534 bytes
+//! of code.
+//!
+//! The first version kept two states (each round read one and wrote the
+//! other, both stored by π groups): 3,252 instructions per permutation in
+//! a 256-byte frame, which kept Delirium's peak stack over the firmware's
+//! 512-byte budget. One state with the other choice of places (the even
+//! layout's slots in x order, `5g + x`, which makes the odd one
+//! `5y + (2x + y) mod 5`): about 3,290, as an even round's stores then go
+//! out of order.
 //!
 //! Tried and measured worse on the Cortex-M4 (counted instructions per
 //! permutation, or per round of the loop):
@@ -80,8 +93,9 @@
 //!   forms (3,270); holding two outputs of a row until the next one so that
 //!   pairs of stores are adjacent in memory: no `strd` forms (3,234, within
 //!   allocation noise);
-//! - the first state's lanes written straight into the array literal
-//!   instead of after it: the same count, a 40-byte larger frame.
+//! - the lanes written straight into the array literal instead of after
+//!   it: with two states the same count in a 40-byte larger frame; with
+//!   one, about 3,310 (LLVM computes every lane first and spills).
 //! - the lanes' places and frames in one table, with [`permute`]'s
 //!   hand-unrolled block-in and block-out code as loops over it: 3,626
 //!   (the table reads and rotations by a register); the same as one
@@ -94,11 +108,29 @@ use core::hint::black_box;
 
 use super::super::super::keccak::ROUND_CONSTANTS;
 
-/// Both states, each lane repeated in the four bytes of a word and kept in
-/// its frame: the state of the even rounds at 0..25, the other at 25..50,
-/// each as five π groups of five lanes (lane (x, y) of a state at
-/// `5 * ((2x + 3y) mod 5) + x`).
-type State = [Cell<u32>; 50];
+/// The state, each lane repeated in the four bytes of a word and kept in
+/// its frame, in one of two layouts ([`at`]).
+type State = [Cell<u32>; 25];
+
+/// Where lane (x, y) sits in the state read by an even round (`odd`
+/// false: by π groups, group g = 2x + 3y mod 5 at `5g`, the lane in slot
+/// 2x + y mod 5) or by an odd round (`odd` true: row by row, lane (x, y)
+/// at `5y + x`).
+///
+/// Each round writes the rows of χ it computes over the five words it has
+/// just read, so one state is enough: an even round reads π group g from
+/// `5g .. 5g + 5` and writes row g there in order, which is the odd
+/// layout; an odd round reads π group h, one lane from each row, and
+/// writes row h there, which is where the even layout has it (the slots
+/// are chosen for that). So the layouts alternate, and after every second
+/// round the state is back in the even one.
+const fn at(odd: bool, x: usize, y: usize) -> usize {
+    if odd {
+        5 * y + x
+    } else {
+        5 * ((2 * x + 3 * y) % 5) + (2 * x + y) % 5
+    }
+}
 
 /// The round constants ι of rounds 2i and 2i + 1, each repeated in the four
 /// bytes of a word (lane (0, 0) has frame 0).
@@ -116,40 +148,48 @@ const REPEATED_CONSTANTS: [[u32; 2]; 9] = {
     repeated
 };
 
-/// A compiler barrier for the states (which [`permute`] hands to
+/// A compiler barrier for the state (which [`permute`] hands to
 /// [`black_box`] first, so LLVM must assume any barrier reads and writes
-/// them): no load or store of a state moves across it, and no value stored
+/// it): no load or store of the state moves across it, and no value stored
 /// before it is forwarded to a load after it. It emits no instruction.
 #[inline(always)]
 fn barrier() {
     black_box(());
 }
 
-/// Loads π group `g` (five consecutive words) of the state at `FROM`.
+/// Lane (x, y) of the state, read in layout `ODD` ([`at`]).
 #[inline(always)]
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-fn group<const FROM: usize>(s: &State, g: usize) -> [u32; 5] {
-    // Constant indices after inlining, below 50 (`FROM` is 0 or 25, g < 5).
-    let at = FROM + 5 * g;
+#[allow(clippy::indexing_slicing)]
+fn lane<const ODD: bool>(s: &State, x: usize, y: usize) -> u32 {
+    // Constant indices after inlining, below 25.
+    s[at(ODD, x, y)].get()
+}
+
+/// Loads π group `g` of the state in layout `ODD`: lanes (x, (2g + x) mod
+/// 5) for x = 0..5, which χ takes as its row g.
+#[inline(always)]
+#[allow(clippy::arithmetic_side_effects)]
+fn group<const ODD: bool>(s: &State, g: usize) -> [u32; 5] {
+    // Constant arguments after inlining: g < 5.
     [
-        s[at].get(),
-        s[at + 1].get(),
-        s[at + 2].get(),
-        s[at + 3].get(),
-        s[at + 4].get(),
+        lane::<ODD>(s, 0, 2 * g % 5),
+        lane::<ODD>(s, 1, (2 * g + 1) % 5),
+        lane::<ODD>(s, 2, (2 * g + 2) % 5),
+        lane::<ODD>(s, 3, (2 * g + 3) % 5),
+        lane::<ODD>(s, 4, (2 * g + 4) % 5),
     ]
 }
 
-/// Stores a row of five lanes into the state at `TO`, at the given places.
+/// Stores row `y` of the state, lanes (x, y) for x = 0..5, in layout `ODD`.
 #[inline(always)]
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-fn put<const TO: usize>(s: &State, at: [usize; 5], v: [u32; 5]) {
-    // Constant indices after inlining, below 50 (`TO` is 0 or 25, at < 25).
-    s[TO + at[0]].set(v[0]);
-    s[TO + at[1]].set(v[1]);
-    s[TO + at[2]].set(v[2]);
-    s[TO + at[3]].set(v[3]);
-    s[TO + at[4]].set(v[4]);
+#[allow(clippy::indexing_slicing)]
+fn put<const ODD: bool>(s: &State, y: usize, v: [u32; 5]) {
+    // Constant indices after inlining, below 25.
+    s[at(ODD, 0, y)].set(v[0]);
+    s[at(ODD, 1, y)].set(v[1]);
+    s[at(ODD, 2, y)].set(v[2]);
+    s[at(ODD, 3, y)].set(v[3]);
+    s[at(ODD, 4, y)].set(v[4]);
 }
 
 /// One round θ, ρ, π, χ, ι from the state at `FROM` into the state at `TO`,
@@ -161,47 +201,46 @@ fn put<const TO: usize>(s: &State, at: [usize; 5], v: [u32; 5]) {
 /// instruction on Arm.
 #[inline(always)]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-fn round<const FROM: usize, const TO: usize>(s: &State, round_constant: u32) {
-    // Constant indices, below 50 (`FROM` and `TO` are 0 or 25).
-    let mut c0 = s[FROM + 5].get();
-    let mut c1 = s[FROM + 6].get();
-    c0 ^= s[FROM + 10].get().rotate_left(1);
-    c1 ^= s[FROM + 11].get();
-    c0 ^= s[FROM + 15].get().rotate_left(3);
-    c1 ^= s[FROM + 16].get().rotate_left(2);
-    c0 ^= s[FROM + 20].get().rotate_left(6);
-    c1 ^= s[FROM + 21].get().rotate_left(4);
-    c0 ^= s[FROM].get().rotate_left(7);
-    c1 ^= s[FROM + 1].get().rotate_left(4);
-    let mut c2 = s[FROM + 7].get();
-    let mut c3 = s[FROM + 8].get();
-    c2 ^= s[FROM + 12].get().rotate_left(1);
-    c3 ^= s[FROM + 13].get();
-    c2 ^= s[FROM + 17].get().rotate_left(1);
-    c3 ^= s[FROM + 18].get();
-    c2 ^= s[FROM + 22].get().rotate_left(1);
-    c3 ^= s[FROM + 23].get().rotate_left(5);
-    c2 ^= s[FROM + 2].get().rotate_left(6);
-    c3 ^= s[FROM + 3].get().rotate_left(3);
-    let mut c4 = s[FROM + 9].get();
-    c4 ^= s[FROM + 14].get();
-    c4 ^= s[FROM + 19].get().rotate_left(4);
-    c4 ^= s[FROM + 24].get().rotate_left(4);
-    c4 ^= s[FROM + 4].get().rotate_left(6);
+fn round<const READ: bool, const WRITE: bool>(s: &State, round_constant: u32) {
+    let mut c0 = lane::<READ>(s, 0, 2);
+    let mut c1 = lane::<READ>(s, 1, 3);
+    c0 ^= lane::<READ>(s, 0, 4).rotate_left(1);
+    c1 ^= lane::<READ>(s, 1, 0);
+    c0 ^= lane::<READ>(s, 0, 1).rotate_left(3);
+    c1 ^= lane::<READ>(s, 1, 2).rotate_left(2);
+    c0 ^= lane::<READ>(s, 0, 3).rotate_left(6);
+    c1 ^= lane::<READ>(s, 1, 4).rotate_left(4);
+    c0 ^= lane::<READ>(s, 0, 0).rotate_left(7);
+    c1 ^= lane::<READ>(s, 1, 1).rotate_left(4);
+    let mut c2 = lane::<READ>(s, 2, 4);
+    let mut c3 = lane::<READ>(s, 3, 0);
+    c2 ^= lane::<READ>(s, 2, 1).rotate_left(1);
+    c3 ^= lane::<READ>(s, 3, 2);
+    c2 ^= lane::<READ>(s, 2, 3).rotate_left(1);
+    c3 ^= lane::<READ>(s, 3, 4);
+    c2 ^= lane::<READ>(s, 2, 0).rotate_left(1);
+    c3 ^= lane::<READ>(s, 3, 1).rotate_left(5);
+    c2 ^= lane::<READ>(s, 2, 2).rotate_left(6);
+    c3 ^= lane::<READ>(s, 3, 3).rotate_left(3);
+    let mut c4 = lane::<READ>(s, 4, 1);
+    c4 ^= lane::<READ>(s, 4, 3);
+    c4 ^= lane::<READ>(s, 4, 0).rotate_left(4);
+    c4 ^= lane::<READ>(s, 4, 2).rotate_left(4);
+    c4 ^= lane::<READ>(s, 4, 4).rotate_left(6);
     let d0 = c4 ^ c1.rotate_left(1);
     let d1 = c0 ^ c2.rotate_left(3);
     let d2 = c1 ^ c3.rotate_left(1);
     let d3 = c2 ^ c4.rotate_left(6);
     let d4 = c3 ^ c0.rotate_left(2);
-    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 0);
+    let [a0, a1, a2, a3, a4] = group::<READ>(s, 0);
     let t0 = a0 ^ d0;
     let t1 = a1 ^ d1.rotate_left(5);
     let t2 = a2 ^ d2.rotate_left(7);
     let t3 = a3 ^ d3;
     let t4 = a4 ^ d4.rotate_left(2);
-    put::<TO>(
+    put::<WRITE>(
         s,
-        [0, 11, 22, 8, 19],
+        0,
         [
             t0 ^ (!t1.rotate_left(4) & t2).rotate_left(4) ^ round_constant,
             t1 ^ (!t2.rotate_left(4) & t3),
@@ -211,15 +250,15 @@ fn round<const FROM: usize, const TO: usize>(s: &State, round_constant: u32) {
         ],
     );
     barrier();
-    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 1);
+    let [a0, a1, a2, a3, a4] = group::<READ>(s, 1);
     let t0 = a3 ^ d3.rotate_left(3);
     let t1 = a4 ^ d4;
     let t2 = a0 ^ d0.rotate_left(7);
     let t3 = a1 ^ d1.rotate_left(1);
     let t4 = a2 ^ d2.rotate_left(5);
-    put::<TO>(
+    put::<WRITE>(
         s,
-        [15, 1, 12, 23, 9],
+        1,
         [
             t0 ^ (!t1 & t2),
             t1 ^ (!t2.rotate_left(7) & t3).rotate_left(1),
@@ -229,15 +268,15 @@ fn round<const FROM: usize, const TO: usize>(s: &State, round_constant: u32) {
         ],
     );
     barrier();
-    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 2);
+    let [a0, a1, a2, a3, a4] = group::<READ>(s, 2);
     let t0 = a1 ^ d1.rotate_left(1);
     let t1 = a2 ^ d2.rotate_left(4);
     let t2 = a3 ^ d3.rotate_left(3);
     let t3 = a4 ^ d4;
     let t4 = a0 ^ d0.rotate_left(6);
-    put::<TO>(
+    put::<WRITE>(
         s,
-        [5, 16, 2, 13, 24],
+        2,
         [
             t0 ^ (!t1.rotate_left(1) & t2),
             t1 ^ (!t2.rotate_left(1) & t3).rotate_left(6),
@@ -247,15 +286,15 @@ fn round<const FROM: usize, const TO: usize>(s: &State, round_constant: u32) {
         ],
     );
     barrier();
-    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 3);
+    let [a0, a1, a2, a3, a4] = group::<READ>(s, 3);
     let t0 = a4 ^ d4.rotate_left(4);
     let t1 = a0 ^ d0.rotate_left(4);
     let t2 = a1 ^ d1.rotate_left(7);
     let t3 = a2 ^ d2.rotate_left(4);
     let t4 = a3 ^ d3.rotate_left(3);
-    put::<TO>(
+    put::<WRITE>(
         s,
-        [20, 6, 17, 3, 14],
+        3,
         [
             t0 ^ (!t1.rotate_left(4) & t2).rotate_left(5),
             t1 ^ (!t2.rotate_left(1) & t3).rotate_left(3),
@@ -265,15 +304,15 @@ fn round<const FROM: usize, const TO: usize>(s: &State, round_constant: u32) {
         ],
     );
     barrier();
-    let [a0, a1, a2, a3, a4] = group::<FROM>(s, 4);
+    let [a0, a1, a2, a3, a4] = group::<READ>(s, 4);
     let t0 = a2 ^ d2.rotate_left(4);
     let t1 = a3 ^ d3.rotate_left(6);
     let t2 = a4 ^ d4.rotate_left(4);
     let t3 = a0 ^ d0.rotate_left(1);
     let t4 = a1 ^ d1.rotate_left(5);
-    put::<TO>(
+    put::<WRITE>(
         s,
-        [10, 21, 7, 18, 4],
+        4,
         [
             t0 ^ (!t1.rotate_left(1) & t2).rotate_left(1),
             t1 ^ (!t2.rotate_left(3) & t3).rotate_left(4),
@@ -299,7 +338,7 @@ fn byte0(lane: u32) -> u8 {
 
 /// Keccak-f\[200\] of one block.
 ///
-/// The states are not wiped here: they live in this frame, which the public
+/// The state is not wiped here: it lives in this frame, which the public
 /// call that got here clears when it is done (`src/scrub.rs`, checked by
 /// the firmware benchmark's scan of the dead stack).
 pub(in crate::permutation) fn permute(block: &mut [u8; 25]) {
@@ -310,77 +349,71 @@ pub(in crate::permutation) fn permute(block: &mut [u8; 25]) {
     #[rustfmt::skip]
     let s: State = [
         c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(),
-        c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(),
-        c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(), c(),
+        c(), c(), c(), c(), c(), c(), c(), c(),
     ];
     black_box(&s);
     // Lane (x, y) of the block, byte x + 5y, into its place and frame, one
     // π group at a time.
-    s[0].set(splat(block[0]));
-    s[1].set(splat(block[6]).rotate_right(4));
-    s[2].set(splat(block[12]).rotate_right(1));
-    s[3].set(splat(block[18]).rotate_right(3));
-    s[4].set(splat(block[24]).rotate_right(6));
+    s[at(false, 0, 0)].set(splat(block[0]));
+    s[at(false, 1, 1)].set(splat(block[6]).rotate_right(4));
+    s[at(false, 2, 2)].set(splat(block[12]).rotate_right(1));
+    s[at(false, 3, 3)].set(splat(block[18]).rotate_right(3));
+    s[at(false, 4, 4)].set(splat(block[24]).rotate_right(6));
     barrier();
-    s[5].set(splat(block[10]).rotate_right(1));
-    s[6].set(splat(block[16]));
-    s[7].set(splat(block[22]).rotate_right(3));
-    s[8].set(splat(block[3]));
-    s[9].set(splat(block[9]));
+    s[at(false, 0, 2)].set(splat(block[10]).rotate_right(1));
+    s[at(false, 1, 3)].set(splat(block[16]));
+    s[at(false, 2, 4)].set(splat(block[22]).rotate_right(3));
+    s[at(false, 3, 0)].set(splat(block[3]));
+    s[at(false, 4, 1)].set(splat(block[9]));
     barrier();
-    s[10].set(splat(block[20]).rotate_right(2));
-    s[11].set(splat(block[1]));
-    s[12].set(splat(block[7]).rotate_right(4));
-    s[13].set(splat(block[13]));
-    s[14].set(splat(block[19]));
+    s[at(false, 0, 4)].set(splat(block[20]).rotate_right(2));
+    s[at(false, 1, 0)].set(splat(block[1]));
+    s[at(false, 2, 1)].set(splat(block[7]).rotate_right(4));
+    s[at(false, 3, 2)].set(splat(block[13]));
+    s[at(false, 4, 3)].set(splat(block[19]));
     barrier();
-    s[15].set(splat(block[5]).rotate_right(4));
-    s[16].set(splat(block[11]).rotate_right(2));
-    s[17].set(splat(block[17]).rotate_right(4));
-    s[18].set(splat(block[23]));
-    s[19].set(splat(block[4]).rotate_right(4));
+    s[at(false, 0, 1)].set(splat(block[5]).rotate_right(4));
+    s[at(false, 1, 2)].set(splat(block[11]).rotate_right(2));
+    s[at(false, 2, 3)].set(splat(block[17]).rotate_right(4));
+    s[at(false, 3, 4)].set(splat(block[23]));
+    s[at(false, 4, 0)].set(splat(block[4]).rotate_right(4));
     barrier();
-    s[20].set(splat(block[15]).rotate_right(7));
-    s[21].set(splat(block[21]).rotate_right(4));
-    s[22].set(splat(block[2]).rotate_right(4));
-    s[23].set(splat(block[8]).rotate_right(5));
-    s[24].set(splat(block[14]).rotate_right(4));
+    s[at(false, 0, 3)].set(splat(block[15]).rotate_right(7));
+    s[at(false, 1, 4)].set(splat(block[21]).rotate_right(4));
+    s[at(false, 2, 0)].set(splat(block[2]).rotate_right(4));
+    s[at(false, 3, 1)].set(splat(block[8]).rotate_right(5));
+    s[at(false, 4, 2)].set(splat(block[14]).rotate_right(4));
     for &[even, odd] in &REPEATED_CONSTANTS {
-        round::<0, 25>(&s, even);
-        round::<25, 0>(&s, odd);
+        round::<false, true>(&s, even);
+        round::<true, false>(&s, odd);
     }
-    let [l0, l1, l2, l3, l4] = group::<0>(&s, 0);
-    block[0] = byte0(l0);
-    block[6] = byte0(l1.rotate_left(4));
-    block[12] = byte0(l2.rotate_left(1));
-    block[18] = byte0(l3.rotate_left(3));
-    block[24] = byte0(l4.rotate_left(6));
+    block[0] = byte0(lane::<false>(&s, 0, 0));
+    block[6] = byte0(lane::<false>(&s, 1, 1).rotate_left(4));
+    block[12] = byte0(lane::<false>(&s, 2, 2).rotate_left(1));
+    block[18] = byte0(lane::<false>(&s, 3, 3).rotate_left(3));
+    block[24] = byte0(lane::<false>(&s, 4, 4).rotate_left(6));
     barrier();
-    let [l0, l1, l2, l3, l4] = group::<0>(&s, 1);
-    block[10] = byte0(l0.rotate_left(1));
-    block[16] = byte0(l1);
-    block[22] = byte0(l2.rotate_left(3));
-    block[3] = byte0(l3);
-    block[9] = byte0(l4);
+    block[10] = byte0(lane::<false>(&s, 0, 2).rotate_left(1));
+    block[16] = byte0(lane::<false>(&s, 1, 3));
+    block[22] = byte0(lane::<false>(&s, 2, 4).rotate_left(3));
+    block[3] = byte0(lane::<false>(&s, 3, 0));
+    block[9] = byte0(lane::<false>(&s, 4, 1));
     barrier();
-    let [l0, l1, l2, l3, l4] = group::<0>(&s, 2);
-    block[20] = byte0(l0.rotate_left(2));
-    block[1] = byte0(l1);
-    block[7] = byte0(l2.rotate_left(4));
-    block[13] = byte0(l3);
-    block[19] = byte0(l4);
+    block[20] = byte0(lane::<false>(&s, 0, 4).rotate_left(2));
+    block[1] = byte0(lane::<false>(&s, 1, 0));
+    block[7] = byte0(lane::<false>(&s, 2, 1).rotate_left(4));
+    block[13] = byte0(lane::<false>(&s, 3, 2));
+    block[19] = byte0(lane::<false>(&s, 4, 3));
     barrier();
-    let [l0, l1, l2, l3, l4] = group::<0>(&s, 3);
-    block[5] = byte0(l0.rotate_left(4));
-    block[11] = byte0(l1.rotate_left(2));
-    block[17] = byte0(l2.rotate_left(4));
-    block[23] = byte0(l3);
-    block[4] = byte0(l4.rotate_left(4));
+    block[5] = byte0(lane::<false>(&s, 0, 1).rotate_left(4));
+    block[11] = byte0(lane::<false>(&s, 1, 2).rotate_left(2));
+    block[17] = byte0(lane::<false>(&s, 2, 3).rotate_left(4));
+    block[23] = byte0(lane::<false>(&s, 3, 4));
+    block[4] = byte0(lane::<false>(&s, 4, 0).rotate_left(4));
     barrier();
-    let [l0, l1, l2, l3, l4] = group::<0>(&s, 4);
-    block[15] = byte0(l0.rotate_left(7));
-    block[21] = byte0(l1.rotate_left(4));
-    block[2] = byte0(l2.rotate_left(4));
-    block[8] = byte0(l3.rotate_left(5));
-    block[14] = byte0(l4.rotate_left(4));
+    block[15] = byte0(lane::<false>(&s, 0, 3).rotate_left(7));
+    block[21] = byte0(lane::<false>(&s, 1, 4).rotate_left(4));
+    block[2] = byte0(lane::<false>(&s, 2, 0).rotate_left(4));
+    block[8] = byte0(lane::<false>(&s, 3, 1).rotate_left(5));
+    block[14] = byte0(lane::<false>(&s, 4, 2).rotate_left(4));
 }
