@@ -388,6 +388,14 @@ fn many_messages_chart(time: &PerPacket<'_>, size: u64, title: &str) -> Option<S
         ("#000000", "2 3"),
         ("#9ecae1", "8 3 2 3"),
     ];
+    const LEGEND: [&str; 6] = [
+        "Dumbo, batch::seal",
+        "Jumbo, batch::seal",
+        "Delirium, batch::seal",
+        "Ascon-AEAD128, one per call",
+        "ChaCha20-Poly1305, one per call",
+        "Dumbo, one per call",
+    ];
     let points: Vec<Vec<(usize, f64)>> = MANY_COLUMNS
         .iter()
         .map(|(name, _)| {
@@ -408,7 +416,7 @@ fn many_messages_chart(time: &PerPacket<'_>, size: u64, title: &str) -> Option<S
         low.log10().floor(),
         high.log10().ceil().max(low.log10().floor() + 1.0),
     );
-    let (left, plot_width, plot_top, plot_height) = (70.0, 420.0, 50.0, 300.0);
+    let (left, plot_width, plot_top, plot_height) = (90.0, 420.0, 50.0, 300.0);
     let x = |i: usize| left + plot_width * i as f64 / (MANY_COUNTS.len() - 1) as f64;
     let y = |ns: f64| plot_top + plot_height * (top - ns.log10()) / (top - bottom);
     let mut svg = format!(
@@ -416,7 +424,7 @@ fn many_messages_chart(time: &PerPacket<'_>, size: u64, title: &str) -> Option<S
          font-family=\"sans-serif\" font-size=\"13\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"10\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{title}</text>\n",
-        w = left + plot_width + 200.0,
+        w = left + plot_width + 300.0,
         h = plot_top + plot_height + 60.0
     );
     for decade in bottom as i32..=top as i32 {
@@ -449,8 +457,7 @@ fn many_messages_chart(time: &PerPacket<'_>, size: u64, title: &str) -> Option<S
         cx = left + plot_width / 2.0,
         cy = plot_top + plot_height + 42.0
     );
-    for (row, ((line, (colour, dash)), (_, heading))) in
-        points.iter().zip(STYLES).zip(MANY_COLUMNS).enumerate()
+    for (row, ((line, (colour, dash)), label)) in points.iter().zip(STYLES).zip(LEGEND).enumerate()
     {
         let path: Vec<String> = line
             .iter()
@@ -479,17 +486,10 @@ fn many_messages_chart(time: &PerPacket<'_>, size: u64, title: &str) -> Option<S
         let _ = write!(
             svg,
             "<line x1=\"{lx}\" y1=\"{ly}\" x2=\"{x2}\" y2=\"{ly}\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>\n\
-             <text x=\"{tx}\" y=\"{ty}\">{heading}{how}</text>\n",
+             <text x=\"{tx}\" y=\"{ty}\">{label}</text>\n",
             x2 = lx + 28.0,
             tx = lx + 34.0,
             ty = ly + 4.0,
-            how = if row < ELEPHANTS.len() {
-                ", batch::seal"
-            } else if row < MANY_COLUMNS.len() - 1 {
-                ", one per call"
-            } else {
-                ""
-            }
         );
     }
     svg.push_str("</svg>\n");
