@@ -245,13 +245,19 @@ fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8,
         }
         accept
     };
-    let accept = if cfg!(not(target_pointer_width = "64")) || count > SMALL_WAVE {
-        scrub::batch(Wave::Large, work)
+    // The depth to clear after the call, from the public counts.
+    let wave = if cfg!(not(target_pointer_width = "64")) {
+        Wave::Large
+    } else if count > SMALL_WAVE && general == 0 {
+        Wave::Lockstep
+    } else if count > SMALL_WAVE {
+        Wave::Large
     } else if blocks <= SHORT_RUN {
-        scrub::batch(Wave::Short, work)
+        Wave::Short
     } else {
-        scrub::batch(Wave::Small, work)
+        Wave::Small
     };
+    let accept = scrub::batch(wave, work);
     (accept, lengths_ok)
 }
 

@@ -181,14 +181,25 @@ fn permute_in_own_frame<P: Permutation>(block: &mut P::Block) {
 }
 
 /// Bytes cleared after a multi-message call on 64-bit targets: a few short
-/// packets on a 32-block run (measured at most 8.2 KiB), up to 16
-/// packets on a full run (measured at most 27.6 KiB, Jumbo, AVX-512
-/// Spongent kernel), or 256 in flight (measured at most 101 KiB: the 256
-/// calls take about 85 KiB). `tests/stack_secrets.rs` checks that no call
-/// goes deeper.
-const SHORT_BATCH: usize = 12 * 1024;
+/// packets on a 32-block run, with up to 16 in lockstep (measured at most
+/// 8.2 KiB on the general scheduler, and 15.6 KiB in lockstep: Delirium,
+/// AVX-512 Keccak kernels; 12.7 KiB with AVX2), up to 16 packets on a
+/// full run (measured at most 27.8 KiB, Jumbo, AVX-512 Spongent kernel),
+/// 256 in flight on the general scheduler (measured at most 101 KiB: the
+/// 256 calls take about 85 KiB), or more than 16 packets all in lockstep
+/// ([`LOCKSTEP_BATCH`]). `tests/stack_secrets.rs` checks that no call goes
+/// deeper.
+const SHORT_BATCH: usize = 20 * 1024;
 const SMALL_BATCH: usize = 40 * 1024;
 const LARGE_BATCH: usize = 128 * 1024;
+
+/// Bytes cleared after a multi-message call of more than 16 packets that
+/// all go in lockstep (64-bit targets): waves of 256 packets, whose state
+/// (their messages, mask streams and tag sums, and a run of 768 blocks)
+/// and the batched permutation calls under it were measured at most
+/// 94.7 KiB deep (Jumbo, AVX-512 Spongent kernels; 81.8 KiB with AVX2,
+/// 72.7 KiB portable), whatever the number of waves.
+const LOCKSTEP_BATCH: usize = 112 * 1024;
 
 /// Which scheduler configuration a multi-message call ran (public: it
 /// depends on the packet count and lengths only).
@@ -200,6 +211,8 @@ pub(crate) enum Wave {
     Small,
     /// More.
     Large,
+    /// More than 16 packets, all in lockstep (short).
+    Lockstep,
 }
 
 /// Bytes cleared after a multi-message call on 32-bit targets (one
@@ -219,6 +232,7 @@ pub(crate) fn batch<R>(wave: Wave, work: impl FnOnce() -> R) -> R {
             Wave::Short => zero_stack::<{ chunks(SHORT_BATCH) }>(),
             Wave::Small => zero_stack::<{ chunks(SMALL_BATCH) }>(),
             Wave::Large => zero_stack::<{ chunks(LARGE_BATCH) }>(),
+            Wave::Lockstep => zero_stack::<{ chunks(LOCKSTEP_BATCH) }>(),
         }
     }
     result

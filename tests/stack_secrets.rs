@@ -59,9 +59,12 @@ const SCRUB_LONG: usize = 32 * 1024;
 /// The depths `src/scrub.rs` clears after a multi-message call of a few
 /// short packets, of up to 16 packets and of more (kept equal to its
 /// `SHORT_BATCH`, `SMALL_BATCH` and `LARGE_BATCH`).
-const SCRUB_SHORT_BATCH: usize = 12 * 1024;
+const SCRUB_SHORT_BATCH: usize = 20 * 1024;
 const SCRUB_SMALL_BATCH: usize = 40 * 1024;
 const SCRUB_LARGE_BATCH: usize = 128 * 1024;
+/// The depth `src/scrub.rs` clears after a multi-message call of more than
+/// 16 packets that all go in lockstep (kept equal to its `LOCKSTEP_BATCH`).
+const SCRUB_LOCKSTEP_BATCH: usize = 112 * 1024;
 
 /// Length of the windows searched for: long enough that a chance match in
 /// 192 KiB is out of the question (2^-64 per position and window).
@@ -454,20 +457,37 @@ fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usi
     (cases, failures)
 }
 
+/// Packet lengths of a mixed multi-message call: short packets (in
+/// lockstep) and longer ones (the general scheduler), in turn.
+const MIXED: [usize; 5] = [16, 0, 100, 1500, 40];
+
+/// Packet lengths of a call whose packets all go in lockstep (at most two
+/// blocks of message, and of `nonce ‖ AD` with 20 B of AD, for every
+/// instance).
+const ALL_LOCKSTEP: [usize; 3] = [16, 0, 30];
+
 /// Multi-message calls (`batch::seal`, `batch::open` with some packets
-/// rejected) of `count` packets: how deep they go, and what they leave.
-/// The secrets searched: every packet's `L`, and all the secrets of the
-/// first few packets; for opening, also the plaintext of the rejected ones.
+/// rejected) of `count` packets whose message lengths cycle through
+/// `lengths`: how deep they go, and what they leave. The secrets searched:
+/// every packet's `L`, and all the secrets of the first few packets; for
+/// opening, also the plaintext of the rejected ones.
 #[cfg(target_arch = "x86_64")]
-fn check_batches<P: Permutation>(instance: Instance, count: usize) -> Vec<String> {
+fn check_batches<P: Permutation>(
+    instance: Instance,
+    count: usize,
+    lengths: &[usize],
+) -> Vec<String> {
     let mut region = vec![0u8; REGION];
     let mut failures = Vec::new();
-    let lengths = [16, 0, 100, 1500, 40];
+    let all_lockstep = lengths == ALL_LOCKSTEP;
+    // In lockstep, AD that takes a second block: three permutations per
+    // packet in a stage, the fullest runs.
+    let ad_len = if all_lockstep { 20 } else { 5 };
     let packets: Vec<_> = (0..count as u64)
         .map(|i| {
             let key: [u8; 16] = bytes(i ^ 0x1000, 16).try_into().unwrap();
             let nonce: [u8; 12] = bytes(i ^ 0x2000, 12).try_into().unwrap();
-            let ad = bytes(i ^ 0x3000, 5);
+            let ad = bytes(i ^ 0x3000, ad_len);
             let plaintext = bytes(i ^ 0x4000, lengths[i as usize % lengths.len()]);
             let sealed = reference_encrypt(instance, &key, &nonce, &ad, &plaintext);
             (key, nonce, ad, plaintext, sealed)
@@ -499,12 +519,17 @@ fn check_batches<P: Permutation>(instance: Instance, count: usize) -> Vec<String
         .iter()
         .map(|(_, nonce, ..)| Nonce::<Elephant<P>>::try_from(&nonce[..]).unwrap())
         .collect();
-    // Two packets of 16 and 0 B fit a short run; five do not.
+    // Two packets of 16 and 0 B fit a short run, and so do up to 16 that
+    // all go in lockstep; five mixed do not. More than 16 packets all in
+    // lockstep have a depth of their own.
     let bound = match count {
         0..=2 => SCRUB_SHORT_BATCH,
+        3..=16 if all_lockstep => SCRUB_SHORT_BATCH,
         3..=16 => SCRUB_SMALL_BATCH,
+        _ if all_lockstep => SCRUB_LOCKSTEP_BATCH,
         _ => SCRUB_LARGE_BATCH,
     };
+    let mix = if all_lockstep { "lockstep" } else { "mixed" };
     for opening in [false, true] {
         let mut buffers: Vec<Vec<u8>> = packets
             .iter()
@@ -578,16 +603,16 @@ fn check_batches<P: Permutation>(instance: Instance, count: usize) -> Vec<String
             if paint_byte == 0 {
                 for hit in find(&region, &secrets_now) {
                     failures.push(format!(
-                        "{instance:?} {what} of {count}: {} at depth {} B",
+                        "{instance:?} {what} of {count} ({mix}): {} at depth {} B",
                         hit.name, hit.depth
                     ));
                 }
             } else {
                 let touched = depth(&region, paint_byte);
-                println!("depth: {instance:?} {what} of {count} packets: {touched} B");
+                println!("depth: {instance:?} {what} of {count} packets ({mix}): {touched} B");
                 if touched > bound + 1024 {
                     failures.push(format!(
-                        "{instance:?} {what} of {count}: the call used {touched} B of stack, \
+                        "{instance:?} {what} of {count} ({mix}): the call used {touched} B of stack, \
                          more than the {bound} B the library clears after it"
                     ));
                 }
@@ -652,11 +677,33 @@ fn no_secret_is_left_in_dead_stack() {
         cases += count;
         failures.extend(lines);
     }
-    // Multi-message calls: a short run, the small and the large wave.
-    for count in [2, 5, 300] {
-        failures.extend(check_batches::<Spongent160>(Instance::Dumbo, count));
-        failures.extend(check_batches::<Spongent176>(Instance::Jumbo, count));
-        failures.extend(check_batches::<Keccak200>(Instance::Delirium, count));
+    // Multi-message calls: a short run, the small and the large wave
+    // (mixed lengths), and calls whose packets all go in lockstep (a small
+    // wave, a full one and many).
+    for (count, lengths) in [
+        (2, &MIXED[..]),
+        (5, &MIXED),
+        (300, &MIXED),
+        (10, &ALL_LOCKSTEP),
+        (16, &ALL_LOCKSTEP),
+        (256, &ALL_LOCKSTEP),
+        (4096, &ALL_LOCKSTEP),
+    ] {
+        failures.extend(check_batches::<Spongent160>(
+            Instance::Dumbo,
+            count,
+            lengths,
+        ));
+        failures.extend(check_batches::<Spongent176>(
+            Instance::Jumbo,
+            count,
+            lengths,
+        ));
+        failures.extend(check_batches::<Keccak200>(
+            Instance::Delirium,
+            count,
+            lengths,
+        ));
         cases += 6;
     }
     // Key setup and clone (Dumbo): clean too since the key expansion got
