@@ -73,22 +73,33 @@ fn zero_stack_32<P: Permutation>(key_expansion: bool) {
 /// from the same frame had theirs. `black_box` hands it to code the
 /// optimiser cannot see into, so the zeros must really be written (a
 /// volatile write per byte would be as certain and many times slower).
-/// The zero is opaque and the array uninitialised before the loop, so that
-/// LLVM writes it with a loop of 8-byte stores (on a Cortex-M4 9
-/// instructions per 32 bytes, against 12 and a call's set-up for the
-/// `memset` that `[0; N]` makes; 16-byte rows take 7 per 16 bytes; vector
-/// stores on x86-64).
+///
+/// On 64-bit targets the array is a `[0; N]`, which LLVM fills with a call
+/// to `memset` (the C library's, with 32- or 64-byte stores or `rep stosb`
+/// on x86-64): measured on a Zen 4, clearing the 32 KiB after a long call
+/// this way instead of with the loop below made a 1500 B Dumbo encryption
+/// 3 % faster (11.15 µs against 11.5 µs, minimum of 2,000 calls); `memset`
+/// runs below this frame and leaves nothing of the call's. On 32-bit
+/// targets the zero is opaque and the array uninitialised before a loop, so
+/// that LLVM writes it with 8-byte stores (on a Cortex-M4 9 instructions
+/// per 32 bytes, against 12 and a call's set-up for the `memset`; 16-byte
+/// rows take 7 per 16 bytes).
 #[inline(never)]
 fn zero_stack<const CHUNKS: usize>() {
-    let zero = black_box(0u64);
-    let mut region = [const { [MaybeUninit::<u64>::uninit(); 4] }; CHUNKS];
-    for [a, b, c, d] in &mut region {
-        a.write(zero);
-        b.write(zero);
-        c.write(zero);
-        d.write(zero);
+    if cfg!(target_pointer_width = "64") {
+        let region = [[0u64; 4]; CHUNKS];
+        black_box(&region);
+    } else {
+        let zero = black_box(0u64);
+        let mut region = [const { [MaybeUninit::<u64>::uninit(); 4] }; CHUNKS];
+        for [a, b, c, d] in &mut region {
+            a.write(zero);
+            b.write(zero);
+            c.write(zero);
+            d.write(zero);
+        }
+        black_box(&region);
     }
-    black_box(&region);
 }
 
 /// [`zero_stack`]'s count of 32-byte chunks for at least `bytes` bytes.
