@@ -11,8 +11,7 @@
 //! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
 //! - when it also has AVX-512F, AVX-512VL and GFNI (built by Rust 1.89 or
 //!   newer), 256 states in `ymm` words, or 512 in `zmm` words for longer
-//!   batches, two rounds per pass over memory (`avx512`), from the same
-//!   65 blocks.
+//!   batches, two rounds per pass over memory (`avx512`), from 9 blocks.
 //!
 //! Every tier equals the `const fn` reference bit for bit (see the tests).
 
@@ -57,15 +56,17 @@ const ONE_STATE_MAX_PEXT_176: usize = 8;
 const AVX2_MIN: usize = 65;
 
 /// From this many blocks on, the AVX-512 kernel (256 states per call,
-/// padded; 512 for longer batches) takes over: as the AVX2 one, because
-/// the stack clearing after short calls (`scrub::SHORT_CALL`, 6 KiB) is
-/// sized for the 64-state portable kernel, and the 256-state kernel's
-/// 12 KiB of state would outgrow it (`tests/stack_secrets.rs` finds the
-/// secrets left). Measured on a Zen 4, the AVX-512 kernel would already pay
-/// from 4 blocks: a 256-state call costs 3.75 µs for 4 blocks and 3.85 µs
-/// for 64, one 64-state portable call 4.3–4.65 µs, a single state 1.26 µs.
+/// padded; 512 for longer batches) takes over. Measured on a Zen 4 (minimum
+/// of 2,000 calls), a 256-state call costs 3.75 µs for 4 blocks and 3.85 µs
+/// for 64 (Spongent-π\[160\]; 4.5–4.6 µs for \[176\]), one 64-state
+/// portable call 4.25 µs (5.5 µs), and the `pext` single state 0.56 µs a
+/// block (0.63 µs), so it would pay from 7 blocks (\[160\]) or 8
+/// (\[176\]); it starts at 9, past the 8-block runs of short calls, whose
+/// stack clearing (`scrub::SHORT_CALL`, 6 KiB) is sized for the smaller
+/// kernels: the 256-state kernel's 12 KiB of state would outgrow it
+/// (`tests/stack_secrets.rs` finds the secrets left).
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-const AVX512_MIN: usize = AVX2_MIN;
+const AVX512_MIN: usize = 9;
 
 /// Spongent-π\[160\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
