@@ -59,7 +59,7 @@ const SCRUB_LONG: usize = 32 * 1024;
 /// The depths `src/scrub.rs` clears after a multi-message call of a few
 /// short packets, of up to 16 packets and of more (kept equal to its
 /// `SHORT_BATCH`, `SMALL_BATCH` and `LARGE_BATCH`).
-const SCRUB_SHORT_BATCH: usize = 20 * 1024;
+const SCRUB_SHORT_BATCH: usize = 24 * 1024;
 const SCRUB_SMALL_BATCH: usize = 40 * 1024;
 const SCRUB_LARGE_BATCH: usize = 128 * 1024;
 /// The depth `src/scrub.rs` clears after a multi-message call of more than

@@ -121,6 +121,20 @@ pub(crate) fn avx2_or_fail() -> Option<super::cpu::Avx2> {
     token
 }
 
+/// The fast-`pext` token; with `ELEPHANT_REQUIRE_AVX512=1` (set where the
+/// CPU has AVX-512, all of which have BMI2, and in the Miri step with the
+/// features enabled), a failed detection fails the test instead of skipping
+/// the check.
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+#[allow(clippy::panic)] // Failing is the point.
+pub(crate) fn fast_pext_or_fail() -> Option<super::cpu::FastPext> {
+    let token = super::cpu::FastPext::detect();
+    if token.is_none() && std::env::var("ELEPHANT_REQUIRE_AVX512").as_deref() == Ok("1") {
+        panic!("ELEPHANT_REQUIRE_AVX512=1 but this CPU lacks BMI2 or AVX-512F");
+    }
+    token
+}
+
 /// The AVX-512 + GFNI token, or `None` if this CPU lacks them; a CI machine
 /// known to have them sets `ELEPHANT_REQUIRE_AVX512=1`, and then a failed
 /// detection fails the test instead of skipping the AVX-512 checks. (Under

@@ -34,3 +34,21 @@ impl Avx512Gfni {
         avx512_gfni_cpuid::get().then_some(Self(()))
     }
 }
+
+cpufeatures::new!(fast_pext_cpuid, "bmi2", "avx512f");
+
+/// Proof that the CPU running this code has BMI2 with a fast `pext`: the
+/// only way to reach the `pext` single-state Spongent kernel. `pext` is
+/// microcoded, and many times slower, on AMD cores before Zen 3; every CPU
+/// with AVX-512F (Intel since Skylake-SP, AMD since Zen 4) has a fast one,
+/// so the token asks for both.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FastPext(());
+
+impl FastPext {
+    /// The token, if this CPU has BMI2 and AVX-512F (detected once, then
+    /// cached).
+    pub(super) fn detect() -> Option<Self> {
+        fast_pext_cpuid::get().then_some(Self(()))
+    }
+}

@@ -4,12 +4,14 @@
 //! Tiers, chosen by the number of blocks (a public length):
 //! - one state in 32-bit words ([`soft32`]): every target, and the only
 //!   backend on 32-bit targets (firmware), where it is also the smallest;
+//! - one state in four bit planes with BMI2 `pext` (`pext`), when the CPU
+//!   has a fast `pext` (with AVX-512F): up to 7 or 8 blocks, and for the
+//!   single permutations of every call (the tag, short messages);
 //! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
 //! - when it also has AVX-512F, AVX-512VL and GFNI (built by Rust 1.89 or
 //!   newer), 256 states in `ymm` words, or 512 in `zmm` words for longer
-//!   batches, two rounds per pass over memory (`avx512`), from the same
-//!   65 blocks.
+//!   batches, two rounds per pass over memory (`avx512`), from 9 blocks.
 //!
 //! Every tier equals the `const fn` reference bit for bit (see the tests).
 
@@ -21,6 +23,10 @@ mod avx2;
 mod avx512;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
 use super::super::cpu::Avx512Gfni;
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+mod pext;
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+use super::super::cpu::FastPext;
 mod soft32;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 use super::super::cpu::Avx2;
@@ -32,24 +38,47 @@ mod soft64;
 #[cfg(target_pointer_width = "64")]
 const ONE_STATE_MAX: usize = 3;
 
+/// Up to this many blocks, one state at a time with the `pext` kernel
+/// (where the CPU has a fast `pext`) beats the batch kernels of 64 and of
+/// 256 states, and the short calls (up to 8 blocks a run) never reach the
+/// 256-state ones. Measured on a Zen 4 (minimum of 2,000 calls): one state
+/// 0.56 µs (Spongent-π\[160\]) and 0.63 µs (\[176\]), a 64-state portable
+/// call 4.25 µs and 5.5 µs, so one state a block up to 7 and 8 blocks.
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+const ONE_STATE_MAX_PEXT_160: usize = 7;
+/// [`ONE_STATE_MAX_PEXT_160`] for Spongent-π\[176\].
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+const ONE_STATE_MAX_PEXT_176: usize = 8;
+
 /// From this many blocks on, the AVX2 kernel (256 states per call, padded)
 /// beats the portable tiers.
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 const AVX2_MIN: usize = 65;
 
 /// From this many blocks on, the AVX-512 kernel (256 states per call,
-/// padded; 512 for longer batches) takes over: as the AVX2 one, because
-/// the stack clearing after short calls (`scrub::SHORT_CALL`, 6 KiB) is
-/// sized for the 64-state portable kernel, and the 256-state kernel's
-/// 12 KiB of state would outgrow it (`tests/stack_secrets.rs` finds the
-/// secrets left). Measured on a Zen 4, the AVX-512 kernel would already pay
-/// from 4 blocks: a 256-state call costs 3.75 µs for 4 blocks and 3.85 µs
-/// for 64, one 64-state portable call 4.3–4.65 µs, a single state 1.26 µs.
+/// padded; 512 for longer batches) takes over. Measured on a Zen 4 (minimum
+/// of 2,000 calls), a 256-state call costs 3.75 µs for 4 blocks and 3.85 µs
+/// for 64 (Spongent-π\[160\]; 4.5–4.6 µs for \[176\]), one 64-state
+/// portable call 4.25 µs (5.5 µs), and the `pext` single state 0.56 µs a
+/// block (0.63 µs), so it would pay from 7 blocks (\[160\]) or 8
+/// (\[176\]); it starts at 9, past the 8-block runs of short calls, whose
+/// stack clearing (`scrub::SHORT_CALL`, 6 KiB) is sized for the smaller
+/// kernels: the 256-state kernel's 12 KiB of state would outgrow it
+/// (`tests/stack_secrets.rs` finds the secrets left).
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-const AVX512_MIN: usize = AVX2_MIN;
+const AVX512_MIN: usize = 9;
 
 /// Spongent-π\[160\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if blocks.len() <= ONE_STATE_MAX_PEXT_160 {
+        if let Some(token) = FastPext::detect() {
+            blocks
+                .iter_mut()
+                .for_each(|block| pext::permute_160(token, block));
+            return;
+        }
+    }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     if blocks.len() >= AVX512_MIN {
         if let Some(token) = Avx512Gfni::detect() {
@@ -74,6 +103,15 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
 
 /// Spongent-π\[176\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if blocks.len() <= ONE_STATE_MAX_PEXT_176 {
+        if let Some(token) = FastPext::detect() {
+            blocks
+                .iter_mut()
+                .for_each(|block| pext::permute_176(token, block));
+            return;
+        }
+    }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     if blocks.len() >= AVX512_MIN {
         if let Some(token) = Avx512Gfni::detect() {
@@ -98,11 +136,21 @@ pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
 
 /// Spongent-π\[160\] on one block: the fastest single-state form.
 pub(in crate::permutation) fn permute_one_160(block: &mut [u8; 20]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if let Some(token) = FastPext::detect() {
+        pext::permute_160(token, block);
+        return;
+    }
     soft32::permute_160(block);
 }
 
 /// Spongent-π\[176\] on one block: the fastest single-state form.
 pub(in crate::permutation) fn permute_one_176(block: &mut [u8; 22]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if let Some(token) = FastPext::detect() {
+        pext::permute_176(token, block);
+        return;
+    }
     soft32::permute_176(block);
 }
 
@@ -185,7 +233,7 @@ mod tests {
     /// Batch lengths that reach every tier: one state, the 64-wide kernel,
     /// and (on x86-64 with AVX2 or AVX-512) the 256- and 512-wide ones, full
     /// and padded.
-    const TIER_LENGTHS: [usize; 9] = [1, 3, 4, 64, 65, 256, 300, 512, 700];
+    const TIER_LENGTHS: [usize; 12] = [1, 3, 4, 7, 8, 9, 64, 65, 256, 300, 512, 700];
 
     #[test]
     fn dispatcher_matches_the_reference() {

@@ -34,10 +34,11 @@
 //! of 2,000 calls; Spongent-π\[160\]): a 256-state call costs 4.1 µs,
 //! against 6.5 µs for the AVX2 tier and 6.2 µs for the tier it replaces
 //! (the AVX2 kernel with three-input S-boxes); from 4 to 256 blocks the cost
-//! hardly changes (3.75–4.1 µs), and it would beat the 64-state portable
-//! kernel (4.3–4.55 µs) from 4 blocks (the dispatcher still starts it at 65:
-//! see `AVX512_MIN` there). The two-round loop is about two thirds of a
-//! call, the transposes, staging and wiping the rest. Variants measured:
+//! hardly changes (3.75–4.1 µs), and it beats the 64-state portable
+//! kernel (4.25–4.55 µs) from 4 blocks (the dispatcher starts it at 9:
+//! see `AVX512_MIN` there). By perf samples (256 blocks), the two-round
+//! loop is 78 % of a call, the transposes 13 %, staging, complements and
+//! wiping the rest. Variants measured:
 //! - `xmm` words (128 states): no cheaper per call than `ymm` (Zen 4 runs
 //!   128- and 256-bit operations at the same rate), so not kept;
 //! - `zmm` words (512 states): as costly per state as two `ymm` calls on
@@ -50,8 +51,19 @@
 //!   wiping): 4.40 µs instead of 4.12; round-constant words built from the
 //!   counter every pass: 1,291 instructions a pass instead of 1,247, within
 //!   the noise;
-//! - GFNI `vgf2p8affineqb` transposes are not written yet: the transposes
-//!   are a minority of a call now (see BENCHMARKS.md).
+//! - S-boxes of seven gates instead of eight (BENCHMARKS.md): one where
+//!   every gate overwrites an input that dies there (no register copies,
+//!   916 instructions a pass instead of 1,247, but six gates deep): 15 %
+//!   slower; one three deep (1,091 instructions): 6 % slower. Replacing
+//!   the S-box by nothing (loads, constants and stores only) leaves 70 % of
+//!   the call's time (about 60 % of the pass loop's): the pass is bound by
+//!   its memory traffic and its dependency depth, not by its instruction
+//!   count;
+//! - GFNI `vgf2p8affineqb` transposes are not written: the transposes are
+//!   13 % of a call, the most they could save, and GFNI only does the bit
+//!   level of an 8×8 block whose bytes sit in one 64-bit lane; gathering
+//!   them there needs byte-level transposes, without VBMI byte permutes
+//!   (which the pinned Miri lacks) shuffles or delta swaps as today's.
 //!
 //! Nothing branches on or indexes by the state: every branch and index is
 //! on the round counter, a const parameter or a block count.
