@@ -165,7 +165,10 @@ pub mod tiers {
     /// The Spongent-π\[160\] tiers available on this target.
     pub const ALL_160: &[Tier160] = &[
         ("one state", |b| {
-            b.iter_mut().for_each(super::permute_one_160)
+            b.iter_mut().for_each(super::permute_one_160);
+        }),
+        ("soft32 one state", |b| {
+            b.iter_mut().for_each(super::soft32::permute_160);
         }),
         ("soft64 x64", |b| {
             b.chunks_mut(64).for_each(super::soft64::permute_160_x64);
@@ -184,7 +187,10 @@ pub mod tiers {
     /// The Spongent-π\[176\] tiers available on this target.
     pub const ALL_176: &[Tier176] = &[
         ("one state", |b| {
-            b.iter_mut().for_each(super::permute_one_176)
+            b.iter_mut().for_each(super::permute_one_176);
+        }),
+        ("soft32 one state", |b| {
+            b.iter_mut().for_each(super::soft32::permute_176);
         }),
         ("soft64 x64", |b| {
             b.chunks_mut(64).for_each(super::soft64::permute_176_x64);
