@@ -192,15 +192,15 @@ fn put<const ODD: bool>(s: &State, y: usize, v: [u32; 5]) {
     s[at(ODD, 4, y)].set(v[4]);
 }
 
-/// One round θ, ρ, π, χ, ι from the state at `FROM` into the state at `TO`,
-/// with the round constant already repeated over the word.
+/// One round θ, ρ, π, χ, ι on the state, read in layout `READ` and written
+/// back over itself in layout `WRITE` (the other one, see [`at`]), with the
+/// round constant already repeated over the word.
 ///
 /// Every rotation amount below is the one that step needs, corrected by the
 /// frames of its operands and result (generated, and checked bit-exact by
 /// the shared backend tests); each is on a second operand, so it costs no
 /// instruction on Arm.
 #[inline(always)]
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn round<const READ: bool, const WRITE: bool>(s: &State, round_constant: u32) {
     let mut c0 = lane::<READ>(s, 0, 2);
     let mut c1 = lane::<READ>(s, 1, 3);
