@@ -180,28 +180,29 @@ fn group<const ODD: bool>(s: &State, g: usize) -> [u32; 5] {
     ]
 }
 
-/// Stores row `y` of the state, lanes (x, y) for x = 0..5, in layout `ODD`.
+/// Stores row `y` of the state, lanes (x, y) for x = 0..5, where a round
+/// that read layout `READ` writes them: in the other layout.
 #[inline(always)]
 #[allow(clippy::indexing_slicing)]
-fn put<const ODD: bool>(s: &State, y: usize, v: [u32; 5]) {
+fn put<const READ: bool>(s: &State, y: usize, v: [u32; 5]) {
     // Constant indices after inlining, below 25.
-    s[at(ODD, 0, y)].set(v[0]);
-    s[at(ODD, 1, y)].set(v[1]);
-    s[at(ODD, 2, y)].set(v[2]);
-    s[at(ODD, 3, y)].set(v[3]);
-    s[at(ODD, 4, y)].set(v[4]);
+    s[at(!READ, 0, y)].set(v[0]);
+    s[at(!READ, 1, y)].set(v[1]);
+    s[at(!READ, 2, y)].set(v[2]);
+    s[at(!READ, 3, y)].set(v[3]);
+    s[at(!READ, 4, y)].set(v[4]);
 }
 
 /// One round θ, ρ, π, χ, ι on the state, read in layout `READ` and written
-/// back over itself in layout `WRITE` (the other one, see [`at`]), with the
-/// round constant already repeated over the word.
+/// back over itself in the other one (see [`at`]), with the round constant
+/// already repeated over the word.
 ///
 /// Every rotation amount below is the one that step needs, corrected by the
 /// frames of its operands and result (generated, and checked bit-exact by
 /// the shared backend tests); each is on a second operand, so it costs no
 /// instruction on Arm.
 #[inline(always)]
-fn round<const READ: bool, const WRITE: bool>(s: &State, round_constant: u32) {
+fn round<const READ: bool>(s: &State, round_constant: u32) {
     let mut c0 = lane::<READ>(s, 0, 2);
     let mut c1 = lane::<READ>(s, 1, 3);
     c0 ^= lane::<READ>(s, 0, 4).rotate_left(1);
@@ -238,7 +239,7 @@ fn round<const READ: bool, const WRITE: bool>(s: &State, round_constant: u32) {
     let t2 = a2 ^ d2.rotate_left(7);
     let t3 = a3 ^ d3;
     let t4 = a4 ^ d4.rotate_left(2);
-    put::<WRITE>(
+    put::<READ>(
         s,
         0,
         [
@@ -256,7 +257,7 @@ fn round<const READ: bool, const WRITE: bool>(s: &State, round_constant: u32) {
     let t2 = a0 ^ d0.rotate_left(7);
     let t3 = a1 ^ d1.rotate_left(1);
     let t4 = a2 ^ d2.rotate_left(5);
-    put::<WRITE>(
+    put::<READ>(
         s,
         1,
         [
@@ -274,7 +275,7 @@ fn round<const READ: bool, const WRITE: bool>(s: &State, round_constant: u32) {
     let t2 = a3 ^ d3.rotate_left(3);
     let t3 = a4 ^ d4;
     let t4 = a0 ^ d0.rotate_left(6);
-    put::<WRITE>(
+    put::<READ>(
         s,
         2,
         [
@@ -292,7 +293,7 @@ fn round<const READ: bool, const WRITE: bool>(s: &State, round_constant: u32) {
     let t2 = a1 ^ d1.rotate_left(7);
     let t3 = a2 ^ d2.rotate_left(4);
     let t4 = a3 ^ d3.rotate_left(3);
-    put::<WRITE>(
+    put::<READ>(
         s,
         3,
         [
@@ -310,7 +311,7 @@ fn round<const READ: bool, const WRITE: bool>(s: &State, round_constant: u32) {
     let t2 = a4 ^ d4.rotate_left(4);
     let t3 = a0 ^ d0.rotate_left(1);
     let t4 = a1 ^ d1.rotate_left(5);
-    put::<WRITE>(
+    put::<READ>(
         s,
         4,
         [
@@ -384,8 +385,8 @@ pub(in crate::permutation) fn permute(block: &mut [u8; 25]) {
     s[at(false, 3, 1)].set(splat(block[8]).rotate_right(5));
     s[at(false, 4, 2)].set(splat(block[14]).rotate_right(4));
     for &[even, odd] in &REPEATED_CONSTANTS {
-        round::<false, true>(&s, even);
-        round::<true, false>(&s, odd);
+        round::<false>(&s, even);
+        round::<true>(&s, odd);
     }
     block[0] = byte0(lane::<false>(&s, 0, 0));
     block[6] = byte0(lane::<false>(&s, 1, 1).rotate_left(4));
