@@ -154,32 +154,20 @@ unsafe fn rounds<const NIBBLES: u32>(planes: &mut [u64; 4], round_words: &[[u64;
     *planes = [p0, p1, p2, p3];
 }
 
-/// Spongent-π\[160\] on one block.
+/// Spongent-π on one block of `BYTES` bytes (`NIBBLES` = 2 × `BYTES`),
+/// one round per entry of `round_words`.
 ///
 /// # Safety
 /// The CPU must support BMI2.
 #[target_feature(enable = "bmi2")]
-unsafe fn permute_160_bmi2(block: &mut [u8; 20]) {
+unsafe fn permute_bmi2<const BYTES: usize, const NIBBLES: u32, const ROUNDS: usize>(
+    block: &mut [u8; BYTES],
+    round_words: &[[u64; 4]; ROUNDS],
+) {
     // SAFETY: BMI2 is available (this function's contract).
     unsafe {
         let mut planes = load(block);
-        rounds::<40>(&mut planes, &WORDS_160);
-        store(planes, block);
-        planes.fill(0);
-        core::hint::black_box(&planes);
-    }
-}
-
-/// Spongent-π\[176\] on one block.
-///
-/// # Safety
-/// The CPU must support BMI2.
-#[target_feature(enable = "bmi2")]
-unsafe fn permute_176_bmi2(block: &mut [u8; 22]) {
-    // SAFETY: BMI2 is available (this function's contract).
-    unsafe {
-        let mut planes = load(block);
-        rounds::<44>(&mut planes, &WORDS_176);
+        rounds::<NIBBLES>(&mut planes, round_words);
         store(planes, block);
         planes.fill(0);
         core::hint::black_box(&planes);
@@ -189,13 +177,13 @@ unsafe fn permute_176_bmi2(block: &mut [u8; 22]) {
 /// Spongent-π\[160\] on one block.
 pub(super) fn permute_160(_: FastPext, block: &mut [u8; 20]) {
     // SAFETY: the token exists only if BMI2 was detected at run time.
-    unsafe { permute_160_bmi2(block) }
+    unsafe { permute_bmi2::<20, 40, ROUNDS_160>(block, &WORDS_160) }
 }
 
 /// Spongent-π\[176\] on one block.
 pub(super) fn permute_176(_: FastPext, block: &mut [u8; 22]) {
     // SAFETY: as in `permute_160`.
-    unsafe { permute_176_bmi2(block) }
+    unsafe { permute_bmi2::<22, 44, ROUNDS_176>(block, &WORDS_176) }
 }
 
 #[cfg(test)]
