@@ -145,6 +145,13 @@ fn delta<P: Permutation>(stream: &Lane, index: usize) -> Lane {
     )
 }
 
+/// Keystream block `index`, `P(N‖0 ⊕ δ_index) ⊕ δ_index`, from its
+/// permuted state and the packet's mask stream.
+#[inline(always)]
+fn keystream<P: Permutation>(permuted: &P::Block, stream: &Lane, index: usize) -> Lane {
+    xor(lane_of(permuted.as_ref()), &delta::<P>(stream, index))
+}
+
 /// Queues the inputs `N‖0 ⊕ δ_j` of a packet's first `blocks` keystream
 /// blocks.
 #[inline(always)]
@@ -319,10 +326,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 .take(shape.keystream)
             {
                 if let Some(permuted) = self.run.take() {
-                    xor_into(
-                        block,
-                        &xor(lane_of(permuted.as_ref()), &delta::<P>(stream, index)),
-                    );
+                    xor_into(block, &keystream::<P>(permuted, stream, index));
                 }
             }
             if shape.second_associated_data_block {
@@ -423,7 +427,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 .take(shape.keystream)
             {
                 if let Some(permuted) = self.run.take() {
-                    let keystream = xor(lane_of(permuted.as_ref()), &delta::<P>(stream, index));
+                    let keystream = keystream::<P>(permuted, stream, index);
                     xor_masked(block, [keystream.as_slice()], accept);
                 }
             }
