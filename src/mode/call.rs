@@ -36,6 +36,11 @@ use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 
+/// The bytes of blocks `from .. to` of a message.
+fn block_range<P: Permutation>(from: usize, to: usize) -> core::ops::Range<usize> {
+    from.saturating_mul(P::BLOCK_SIZE)..to.saturating_mul(P::BLOCK_SIZE)
+}
+
 /// A part of a long message and the work on it (feature `rayon`).
 #[cfg(feature = "rayon")]
 #[derive(Debug)]
@@ -470,7 +475,24 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             .pending_end
             .saturating_sub(self.pending_start)
             .min(run.room());
-        for index in self.pending_start..self.pending_start.saturating_add(terms) {
+        let pending = self.pending_start..self.pending_start.saturating_add(terms);
+        let mut first_left = pending.start;
+        if cfg!(target_pointer_width = "64") {
+            // The whole blocks in one loop, as in `queue_steady`.
+            let whole_blocks = self.data.read().len().checked_div(P::BLOCK_SIZE);
+            let whole_end = pending
+                .end
+                .min(whole_blocks.unwrap_or_default())
+                .max(first_left);
+            let blocks = self
+                .data
+                .read()
+                .get(block_range::<P>(first_left, whole_end));
+            self.sum
+                .queue_whole_terms(run, &self.masks, blocks.unwrap_or_default(), first_left);
+            first_left = whole_end;
+        }
+        for index in first_left..pending.end {
             self.queue_ciphertext_term(run, index);
         }
         self.pending_start = self.pending_start.saturating_add(terms);
@@ -479,8 +501,14 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
 
         // An index's items are queued when there is room for them; one
         // without items is passed over even on a full run, so that a call
-        // whose last item just filled the run still ends its walk.
+        // whose last item just filled the run still ends its walk. Where
+        // the steady state starts, it takes over (`take_walk` checks at the
+        // same places).
         while self.next.index < end {
+            self.queue_steady(run, end);
+            if self.next.index >= end {
+                break;
+            }
             let index = self.next.index;
             if self.next.message_done {
                 let has_item = index >= 1 && index < self.plan.associated_data_blocks;
@@ -526,6 +554,45 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         }
     }
 
+    /// The walk's steady state, in one loop (64-bit targets; firmware
+    /// keeps the general loop, its smaller code): the whole blocks before
+    /// `end` past the associated data, whose only item is the message's (a
+    /// keystream block when sealing, a ciphertext tag term when opening),
+    /// as many as fit. The general loop of [`Self::queue_walk`] goes
+    /// through each index's two halves and the cases of the walk's ends;
+    /// a long message's blocks take none of that.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    fn queue_steady<const N: usize>(&mut self, run: &mut Run<P, N>, end: usize) {
+        let Some(steady_end) = self.steady_end(
+            self.next,
+            end.min(self.next.index.saturating_add(run.room())),
+        ) else {
+            return;
+        };
+        let index = self.next.index;
+        let count = steady_end.saturating_sub(index);
+        if self.sealing {
+            keystream::queue_blocks(run, &self.nonce, &self.masks, index, count);
+        } else {
+            let blocks = self.data.read().get(block_range::<P>(index, steady_end));
+            self.sum
+                .queue_whole_terms(run, &self.masks, blocks.unwrap_or_default(), index);
+        }
+        self.next.index = steady_end;
+    }
+
+    /// Where the steady state that starts at `at` ends, at most at `limit`
+    /// (`None` if `at` is not in it): the whole blocks past the associated
+    /// data, while the call does not hold its keystream.
+    fn steady_end(&self, at: Cursor, limit: usize) -> Option<usize> {
+        let whole_blocks = self.data.read().len().checked_div(P::BLOCK_SIZE)?;
+        let steady = cfg!(target_pointer_width = "64")
+            && !at.message_done
+            && at.index >= self.plan.associated_data_blocks.max(1)
+            && !self.holds_keystream();
+        steady.then(|| limit.min(whole_blocks).max(at.index))
+    }
+
     /// Queues ciphertext block `index`'s tag term (padded if it is the last).
     #[cfg_attr(target_pointer_width = "64", inline(always))]
     fn queue_ciphertext_term<const N: usize>(&mut self, run: &mut Run<P, N>, index: usize) {
@@ -543,20 +610,22 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             .min(self.next.index.saturating_add(run.room()))
             .min(MaskWindow::<P, W>::reach_from(self.next.index));
         self.masks.prepare(self.next.index, end);
-        for index in self.next.index..end {
-            keystream::queue(run, &self.nonce, &self.masks, index);
+        let index = self.next.index;
+        if cfg!(target_pointer_width = "64") {
+            let count = end.saturating_sub(index);
+            keystream::queue_blocks(run, &self.nonce, &self.masks, index, count);
+        } else {
+            for index in index..end {
+                keystream::queue(run, &self.nonce, &self.masks, index);
+            }
         }
-        self.next.index = end;
+        self.next.index = end.max(index);
     }
 
     /// Takes back the results of what the last [`Self::queue`] put on the
     /// run, in the same order.
     pub(crate) fn take<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        for _ in 0..self.flight_terms {
-            if let Some(result) = run.take() {
-                self.sum.add(result.as_ref());
-            }
-        }
+        self.sum.add_results(run, self.flight_terms);
         if self.flight_tag {
             self.take_tag(run);
         }
@@ -575,9 +644,16 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     fn take_walk<const N: usize>(&mut self, run: &mut Run<P, N>) {
         let sealing = self.sealing;
         let mut at = self.flight_from;
-        while at.index < self.next.index
-            || (at.index == self.next.index && !at.message_done && self.next.message_done)
-        {
+        let next = self.next;
+        let more = |at: Cursor| {
+            at.index < next.index
+                || (at.index == next.index && !at.message_done && next.message_done)
+        };
+        while more(at) {
+            self.take_steady(run, &mut at);
+            if !more(at) {
+                break;
+            }
             let index = at.index;
             if at.message_done {
                 if index >= 1 && index < self.plan.associated_data_blocks {
@@ -608,6 +684,29 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 at.message_done = true;
             }
         }
+    }
+
+    /// The results of [`Self::queue_steady`]'s items from `at` on (the
+    /// same indices, up to the cursor), in one loop; `at` moves past them.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    fn take_steady<const N: usize>(&mut self, run: &mut Run<P, N>, at: &mut Cursor) {
+        let Some(steady_end) = self.steady_end(*at, self.next.index) else {
+            return;
+        };
+        let index = at.index;
+        if self.sealing {
+            if let Data::InPlace(data) = &mut self.data {
+                let blocks = data.get_mut(block_range::<P>(index, steady_end));
+                keystream::apply_blocks(run, &self.masks, index, blocks.unwrap_or_default(), 0xff);
+            }
+            if steady_end > index {
+                // Their tag terms go into the next step.
+                self.pending_end = steady_end;
+            }
+        } else {
+            self.sum.add_results(run, steady_end.saturating_sub(index));
+        }
+        at.index = steady_end;
     }
 
     /// The tag's result: sealing keeps it; opening compares it.
@@ -651,7 +750,19 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// output's own bytes again if not (so it is left as it was), without
     /// a branch on the verdict.
     fn take_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        for index in self.flight_from.index..self.next.index {
+        let mut first_left = self.flight_from.index;
+        if cfg!(target_pointer_width = "64") {
+            // The whole blocks in one loop, as in `take_steady`.
+            if let Data::InPlace(data) = &mut self.data {
+                let whole_blocks = data.len().checked_div(P::BLOCK_SIZE).unwrap_or_default();
+                let whole_end = self.next.index.min(whole_blocks).max(first_left);
+                let blocks = data.get_mut(block_range::<P>(first_left, whole_end));
+                let blocks = blocks.unwrap_or_default();
+                keystream::apply_blocks(run, &self.masks, first_left, blocks, self.accept);
+                first_left = whole_end;
+            }
+        }
+        for index in first_left..self.next.index {
             if let Some(keystream) = run.take_mut() {
                 self.apply_keystream(keystream, index, self.accept);
             }

@@ -4,6 +4,7 @@
 use super::NONCE_SIZE;
 use super::masks::MaskWindow;
 use super::run::Run;
+use super::xor::{xor_masked, xor_words};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 
@@ -25,6 +26,65 @@ pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
 ) {
     let [mask, next] = masks.keystream_masks(index);
     run.push(nonce.as_ref(), mask, next);
+}
+
+/// Queues keystream blocks `index .. index + count` (as [`queue`] each),
+/// in one loop over the mask stream: a long message's steady state.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn queue_blocks<P: Permutation, const N: usize, const W: usize>(
+    run: &mut Run<P, N>,
+    nonce: &P::Block,
+    masks: &MaskWindow<P, W>,
+    index: usize,
+    count: usize,
+) {
+    let stream = masks.stream(index, count);
+    let states = run.push_slots(count);
+    // Window `j` starts with `mask_{index+j}`, and `mask_{index+j+1}` starts
+    // at its second byte.
+    for (state, window) in states
+        .iter_mut()
+        .zip(stream.windows(P::BLOCK_SIZE.saturating_add(1)))
+    {
+        let (mask, next) = window_masks::<P>(window, 1);
+        xor_words(state.as_mut(), false, [nonce.as_ref(), mask, next]);
+    }
+}
+
+/// Keystream blocks `index ..` into `blocks` (whole blocks of the message,
+/// as many as its length holds), from the next results on the run:
+/// `blocks ⊕= (P(N‖0 ⊕ δ_j) ⊕ δ_j) & accept` (`accept` as in
+/// `Call::apply_keystream`), in one loop.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn apply_blocks<P: Permutation, const N: usize, const W: usize>(
+    run: &mut Run<P, N>,
+    masks: &MaskWindow<P, W>,
+    index: usize,
+    blocks: &mut [u8],
+    accept: u8,
+) {
+    let count = blocks.len().checked_div(P::BLOCK_SIZE).unwrap_or_default();
+    let stream = masks.stream(index, count);
+    let results = run.take_slots(count);
+    for ((block, result), window) in blocks
+        .chunks_exact_mut(P::BLOCK_SIZE)
+        .zip(results.iter())
+        .zip(stream.windows(P::BLOCK_SIZE.saturating_add(1)))
+    {
+        let (mask, next) = window_masks::<P>(window, 1);
+        xor_masked(block, [result.as_ref(), mask, next], accept);
+    }
+}
+
+/// The two masks in a `window` of the mask stream: the one it starts with
+/// and the one `ahead` bytes (so `ahead` indices) later.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn window_masks<P: Permutation>(window: &[u8], ahead: usize) -> (&[u8], &[u8]) {
+    let first = window.get(..P::BLOCK_SIZE).unwrap_or_default();
+    let later = window
+        .get(ahead..ahead.saturating_add(P::BLOCK_SIZE))
+        .unwrap_or_default();
+    (first, later)
 }
 
 /// The output side of `buffer`, holding the bytes of its input side: what

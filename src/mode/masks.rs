@@ -133,6 +133,28 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
         mask.unwrap_or(NO_MASK.get(..P::BLOCK_SIZE).unwrap_or_default())
     }
 
+    /// The stream bytes of masks `index .. index + count` with their
+    /// [`LOOKAHEAD`], which [`Self::prepare`] made readable: `mask_{index+j}`
+    /// is bytes `j .. j + BLOCK_SIZE` of it (so it is `count + BLOCK_SIZE +
+    /// LOOKAHEAD − 1` bytes long, or empty for no masks), for the loops
+    /// over many blocks.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn stream(&self, index: usize, count: usize) -> &[u8] {
+        if count == 0 {
+            return &[];
+        }
+        let start = index.wrapping_sub(self.base);
+        let end = start
+            .wrapping_add(count)
+            .wrapping_add(P::BLOCK_SIZE.wrapping_add(LOOKAHEAD - 1));
+        let bytes = self.bytes.get(start..end);
+        debug_assert!(
+            bytes.is_some() && end <= self.filled,
+            "masks {index}.. ({count}) were prepared"
+        );
+        bytes.unwrap_or_default()
+    }
+
     /// `mask_index` and `mask_{index+1}`, whose XOR `δ_index` masks
     /// keystream block `index`.
     #[cfg_attr(target_pointer_width = "64", inline(always))]

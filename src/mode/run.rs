@@ -72,6 +72,19 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         slot
     }
 
+    /// Queues `count` states that the caller writes whole: the next
+    /// `count` slots, to be overwritten (only called with that much
+    /// [`Self::room`]).
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn push_slots(&mut self, count: usize) -> &mut [P::Block] {
+        debug_assert!(count <= self.room(), "queued only with room left");
+        let start = self.queued;
+        let end = start.saturating_add(count).min(N);
+        self.queued = end;
+        self.used = self.used.max(end);
+        self.states.get_mut(start..end).unwrap_or_default()
+    }
+
     /// Adds the padding's `01` byte at `at` to the state just queued.
     pub(super) fn pad_last(&mut self, at: usize) {
         let last = self.queued.checked_sub(1);
@@ -110,6 +123,20 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         let result = self.states.get_mut(self.taken);
         self.taken = self.taken.saturating_add(1);
         result
+    }
+
+    /// The next `count` results of the last evaluation, as [`Self::take_mut`]
+    /// one by one (only what was queued is taken).
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn take_slots(&mut self, count: usize) -> &mut [P::Block] {
+        let start = self.taken;
+        let end = start.saturating_add(count).min(self.queued);
+        debug_assert!(
+            end.wrapping_sub(start) == count,
+            "only what was queued is taken"
+        );
+        self.taken = end;
+        self.states.get_mut(start..end).unwrap_or_default()
     }
 
     /// Keeps the result just taken for a later step: it moves to the

@@ -1,8 +1,9 @@
 //! The tag: padding, the running sum `T`, finalisation, and the verdict.
 
+use super::keystream::window_masks;
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::{copy_by_u32s, xor_into, xor_words};
+use super::xor::{copy_by_u32s, xor_each_into, xor_into, xor_words};
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::array::typenum::Unsigned;
@@ -109,6 +110,46 @@ impl<P: Permutation> TagSum<P> {
             run.pad_last(input.len());
         }
         self.add_masks(mask_a, mask_b);
+    }
+
+    /// Queues the tag terms of the whole ciphertext blocks `blocks` (a
+    /// multiple of the block size long), the first of them block `index`
+    /// (as [`Self::queue_term`] each), in one loop over the mask stream.
+    /// Their masks telescope in the sum: `Σ_j (mask_j ⊕ mask_{j+2})` over
+    /// `j = index .. index + count` is `mask_index ⊕ mask_{index+1} ⊕
+    /// mask_{index+count} ⊕ mask_{index+count+1}`, added once.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn queue_whole_terms<const N: usize, const W: usize>(
+        &mut self,
+        run: &mut Run<P, N>,
+        masks: &MaskWindow<P, W>,
+        blocks: &[u8],
+        index: usize,
+    ) {
+        let count = blocks.len().checked_div(P::BLOCK_SIZE).unwrap_or_default();
+        if count == 0 {
+            return;
+        }
+        let stream = masks.stream(index, count);
+        let states = run.push_slots(count);
+        for ((state, block), window) in states
+            .iter_mut()
+            .zip(blocks.chunks_exact(P::BLOCK_SIZE))
+            .zip(stream.windows(P::BLOCK_SIZE.saturating_add(2)))
+        {
+            let (mask, later) = window_masks::<P>(window, 2);
+            xor_words(state.as_mut(), false, [block, mask, later]);
+        }
+        let mask_at = |j: usize| window_masks::<P>(stream.get(j..).unwrap_or_default(), 1);
+        let ((first, second), (last, past)) = (mask_at(0), mask_at(count));
+        xor_words(self.sum.as_mut(), true, [first, second, last, past]);
+    }
+
+    /// Adds the next `count` results on the run (tag terms) to the sum.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn add_results<const N: usize>(&mut self, run: &mut Run<P, N>, count: usize) {
+        let results = run.take_slots(count);
+        xor_each_into(self.sum.as_mut(), results.iter().map(AsRef::as_ref));
     }
 
     /// Queues `P(T ⊕ L)`, the permutation that finalises the tag.
