@@ -477,19 +477,11 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             .min(run.room());
         let pending = self.pending_start..self.pending_start.saturating_add(terms);
         let mut first_left = pending.start;
-        if cfg!(target_pointer_width = "64") {
+        let whole_blocks = self.data.read().len().checked_div(P::BLOCK_SIZE);
+        let whole_end = pending.end.min(whole_blocks.unwrap_or_default());
+        if cfg!(target_pointer_width = "64") && whole_end > first_left {
             // The whole blocks in one loop, as in `queue_steady`.
-            let whole_blocks = self.data.read().len().checked_div(P::BLOCK_SIZE);
-            let whole_end = pending
-                .end
-                .min(whole_blocks.unwrap_or_default())
-                .max(first_left);
-            let blocks = self
-                .data
-                .read()
-                .get(block_range::<P>(first_left, whole_end));
-            self.sum
-                .queue_whole_terms(run, &self.masks, blocks.unwrap_or_default(), first_left);
+            self.queue_whole_pending(run, first_left, whole_end);
             first_left = whole_end;
         }
         for index in first_left..pending.end {
@@ -505,9 +497,14 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         // the steady state starts, it takes over (`take_walk` checks at the
         // same places).
         while self.next.index < end {
-            self.queue_steady(run, end);
-            if self.next.index >= end {
-                break;
+            let limit = end.min(self.next.index.saturating_add(run.room()));
+            if let Some(steady_end) = self.steady_end(self.next, limit) {
+                if steady_end > self.next.index {
+                    self.queue_steady(run, steady_end);
+                }
+                if self.next.index >= end {
+                    break;
+                }
             }
             let index = self.next.index;
             if self.next.message_done {
@@ -555,20 +552,16 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     }
 
     /// The walk's steady state, in one loop (64-bit targets; firmware
-    /// keeps the general loop, its smaller code): the whole blocks before
-    /// `end` past the associated data, whose only item is the message's (a
-    /// keystream block when sealing, a ciphertext tag term when opening),
-    /// as many as fit. The general loop of [`Self::queue_walk`] goes
-    /// through each index's two halves and the cases of the walk's ends;
-    /// a long message's blocks take none of that.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
-    fn queue_steady<const N: usize>(&mut self, run: &mut Run<P, N>, end: usize) {
-        let Some(steady_end) = self.steady_end(
-            self.next,
-            end.min(self.next.index.saturating_add(run.room())),
-        ) else {
-            return;
-        };
+    /// keeps the general loop, its smaller code): from the cursor to
+    /// `steady_end` (see [`Self::steady_end`]), the whole blocks past the
+    /// associated data, whose only item is the message's (a keystream
+    /// block when sealing, a ciphertext tag term when opening). The general
+    /// loop of [`Self::queue_walk`] goes through each index's two halves
+    /// and the cases of the walk's ends; a long message's blocks take none
+    /// of that. Not inlined, so that the general loop stays as small as
+    /// short calls want it.
+    #[inline(never)]
+    fn queue_steady<const N: usize>(&mut self, run: &mut Run<P, N>, steady_end: usize) {
         let index = self.next.index;
         let count = steady_end.saturating_sub(index);
         if self.sealing {
@@ -579,6 +572,15 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 .queue_whole_terms(run, &self.masks, blocks.unwrap_or_default(), index);
         }
         self.next.index = steady_end;
+    }
+
+    /// The tag terms of the whole ciphertext blocks `from .. to` written
+    /// in the last step, in one loop (not inlined, as `queue_steady`).
+    #[inline(never)]
+    fn queue_whole_pending<const N: usize>(&mut self, run: &mut Run<P, N>, from: usize, to: usize) {
+        let blocks = self.data.read().get(block_range::<P>(from, to));
+        self.sum
+            .queue_whole_terms(run, &self.masks, blocks.unwrap_or_default(), from);
     }
 
     /// Where the steady state that starts at `at` ends, at most at `limit`
@@ -650,9 +652,14 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 || (at.index == next.index && !at.message_done && next.message_done)
         };
         while more(at) {
-            self.take_steady(run, &mut at);
-            if !more(at) {
-                break;
+            if let Some(steady_end) = self.steady_end(at, next.index) {
+                if steady_end > at.index {
+                    self.take_steady(run, at.index, steady_end);
+                    at.index = steady_end;
+                }
+                if !more(at) {
+                    break;
+                }
             }
             let index = at.index;
             if at.message_done {
@@ -686,27 +693,25 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         }
     }
 
-    /// The results of [`Self::queue_steady`]'s items from `at` on (the
-    /// same indices, up to the cursor), in one loop; `at` moves past them.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
-    fn take_steady<const N: usize>(&mut self, run: &mut Run<P, N>, at: &mut Cursor) {
-        let Some(steady_end) = self.steady_end(*at, self.next.index) else {
-            return;
-        };
-        let index = at.index;
+    /// The results of [`Self::queue_steady`]'s items on blocks `index ..
+    /// steady_end`, in one loop (not inlined, as it).
+    #[inline(never)]
+    fn take_steady<const N: usize>(
+        &mut self,
+        run: &mut Run<P, N>,
+        index: usize,
+        steady_end: usize,
+    ) {
         if self.sealing {
             if let Data::InPlace(data) = &mut self.data {
                 let blocks = data.get_mut(block_range::<P>(index, steady_end));
                 keystream::apply_blocks(run, &self.masks, index, blocks.unwrap_or_default(), 0xff);
             }
-            if steady_end > index {
-                // Their tag terms go into the next step.
-                self.pending_end = steady_end;
-            }
+            // Their tag terms go into the next step.
+            self.pending_end = steady_end;
         } else {
             self.sum.add_results(run, steady_end.saturating_sub(index));
         }
-        at.index = steady_end;
     }
 
     /// The tag's result: sealing keeps it; opening compares it.
@@ -755,11 +760,13 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             // The whole blocks in one loop, as in `take_steady`.
             if let Data::InPlace(data) = &mut self.data {
                 let whole_blocks = data.len().checked_div(P::BLOCK_SIZE).unwrap_or_default();
-                let whole_end = self.next.index.min(whole_blocks).max(first_left);
-                let blocks = data.get_mut(block_range::<P>(first_left, whole_end));
-                let blocks = blocks.unwrap_or_default();
-                keystream::apply_blocks(run, &self.masks, first_left, blocks, self.accept);
-                first_left = whole_end;
+                let whole_end = self.next.index.min(whole_blocks);
+                if whole_end > first_left {
+                    let blocks = data.get_mut(block_range::<P>(first_left, whole_end));
+                    let blocks = blocks.unwrap_or_default();
+                    keystream::apply_blocks(run, &self.masks, first_left, blocks, self.accept);
+                    first_left = whole_end;
+                }
             }
         }
         for index in first_left..self.next.index {

@@ -210,7 +210,11 @@ mod tests {
                 let reach = MaskWindow::<P, W>::reach_from(oldest);
                 end = (end + 1 + step * 7 % (reach - end)).min(reach);
                 window.prepare(oldest, end);
+                let stream = window.stream(oldest, end - oldest);
+                assert_eq!(stream.len(), end - oldest + P::BLOCK_SIZE + LOOKAHEAD - 1);
                 for i in oldest..end {
+                    let from_stream = &stream[i - oldest..][..P::BLOCK_SIZE];
+                    assert_eq!(from_stream, expected[i].as_ref(), "stream mask {i}");
                     for ahead in 0..=LOOKAHEAD {
                         assert_eq!(
                             window.mask(i + ahead),

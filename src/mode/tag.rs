@@ -148,6 +148,9 @@ impl<P: Permutation> TagSum<P> {
     /// Adds the next `count` results on the run (tag terms) to the sum.
     #[cfg_attr(target_pointer_width = "64", inline(always))]
     pub(super) fn add_results<const N: usize>(&mut self, run: &mut Run<P, N>, count: usize) {
+        if count == 0 {
+            return;
+        }
         let results = run.take_slots(count);
         xor_each_into(self.sum.as_mut(), results.iter().map(AsRef::as_ref));
     }

@@ -406,6 +406,28 @@ mod tests {
         }
     }
 
+    /// The sum of many blocks, for every length around the block sizes
+    /// (two halves in registers from 16 to 32 bytes, words otherwise).
+    #[test]
+    fn xor_each_into_sums_every_block() {
+        for len in 0..=33 {
+            let blocks: Vec<Vec<u8>> = (0..5u8)
+                .map(|k| {
+                    (0..len as u8)
+                        .map(|i| i.wrapping_mul(17 + 2 * k) ^ k)
+                        .collect()
+                })
+                .collect();
+            let start: Vec<u8> = (0..len as u8).map(|i| i ^ 0x5c).collect();
+            let mut sum = start.clone();
+            xor_each_into(&mut sum, blocks.iter().map(Vec::as_slice));
+            for i in 0..len {
+                let expected = blocks.iter().fold(start[i], |x, block| x ^ block[i]);
+                assert_eq!(sum[i], expected, "len {len} byte {i}");
+            }
+        }
+    }
+
     /// The masked form: all ones XORs, zero leaves the destination as it
     /// was, for every length around the block sizes.
     #[test]
