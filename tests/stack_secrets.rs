@@ -54,7 +54,7 @@ const _: () = assert!(REGION % 4096 == 0);
 /// `LONG_CALL`).
 const SCRUB_SHORT: usize = 6 * 1024;
 const SCRUB_SHORT_DELIRIUM: usize = 3 * 1024;
-const SCRUB_LONG: usize = 32 * 1024;
+const SCRUB_LONG: usize = 24 * 1024;
 
 /// The depths `src/scrub.rs` clears after a multi-message call of a few
 /// short packets, of up to 16 packets and of more (kept equal to its
