@@ -272,7 +272,7 @@ pub(super) unsafe fn load_rows(chunk: &[[u8; BLOCK_BYTES]; AVX2_STATES]) -> [__m
         }
         // SAFETY: see above.
         *row = unsafe { load(&last) };
-        last.zeroize();
+        last.as_mut_slice().zeroize();
     }
     rows
 }
@@ -310,7 +310,7 @@ pub(super) unsafe fn store_rows(
         for (to, from) in block.iter_mut().zip(&last) {
             *to = *from;
         }
-        last.zeroize();
+        last.as_mut_slice().zeroize();
     }
 }
 
@@ -360,7 +360,7 @@ pub(super) fn permute(_: Avx2, blocks: &mut [[u8; BLOCK_BYTES]]) {
         for (to, from) in rest.iter_mut().zip(&padded) {
             *to = *from;
         }
-        padded.zeroize();
+        padded.as_flattened_mut().zeroize();
     }
 }
 

@@ -256,7 +256,7 @@ pub(super) fn permute_narrow(_: Avx512Gfni, blocks: &mut [[u8; BLOCK_BYTES]]) {
                 for (to, from) in chunk.iter_mut().zip(&padded) {
                     *to = *from;
                 }
-                padded.zeroize();
+                padded.as_flattened_mut().zeroize();
             }
         }
     }
@@ -344,14 +344,14 @@ pub(super) fn permute(_: Avx512Gfni, blocks: &mut [[u8; BLOCK_BYTES]]) {
             let mut zeros = [[0u8; BLOCK_BYTES]; AVX2_STATES];
             // SAFETY: as above.
             unsafe { permute_halves(&mut padded, &mut zeros) };
-            zeros.zeroize();
+            zeros.as_flattened_mut().zeroize();
             rest
         }
     };
     for (to, from) in short.iter_mut().zip(&padded) {
         *to = *from;
     }
-    padded.zeroize();
+    padded.as_flattened_mut().zeroize();
 }
 
 #[cfg(test)]
