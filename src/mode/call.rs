@@ -100,6 +100,9 @@ struct Plan {
     /// Opening in one step: the keystream goes along with the tag terms,
     /// and its results are held on the run until the verdict.
     hold_keystream: bool,
+    /// Whole blocks of the message, `⌊|M| / block⌋`: the reach of the
+    /// loops over many blocks (see `Call::steady_end`).
+    whole_blocks: usize,
 }
 
 impl Plan {
@@ -114,6 +117,7 @@ impl Plan {
             ),
             finalize: true,
             hold_keystream: false,
+            whole_blocks: message_len.checked_div(P::BLOCK_SIZE).unwrap_or_default(),
         }
     }
 }
@@ -180,6 +184,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 associated_data_blocks: 0,
                 finalize: false,
                 hold_keystream: false,
+                whole_blocks: 0,
             },
             masks: MaskWindow::new(),
             sum: TagSum::new(),
@@ -318,6 +323,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             associated_data_blocks: 0,
             finalize: false,
             hold_keystream: false,
+            whole_blocks,
         };
         let data = match data {
             Part::Seal(data) | Part::Decrypt(data) => Data::InPlace(data),
@@ -477,8 +483,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             .min(run.room());
         let pending = self.pending_start..self.pending_start.saturating_add(terms);
         let mut first_left = pending.start;
-        let whole_blocks = self.data.read().len().checked_div(P::BLOCK_SIZE);
-        let whole_end = pending.end.min(whole_blocks.unwrap_or_default());
+        let whole_end = pending.end.min(self.plan.whole_blocks);
         if cfg!(target_pointer_width = "64") && whole_end > first_left {
             // The whole blocks in one loop, as in `queue_steady`.
             self.queue_whole_pending(run, first_left, whole_end);
@@ -587,12 +592,14 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// (`None` if `at` is not in it): the whole blocks past the associated
     /// data, while the call does not hold its keystream.
     fn steady_end(&self, at: Cursor, limit: usize) -> Option<usize> {
-        let whole_blocks = self.data.read().len().checked_div(P::BLOCK_SIZE)?;
+        // The cheapest test first: short calls (no whole block left) are
+        // out after one comparison.
         let steady = cfg!(target_pointer_width = "64")
+            && at.index < self.plan.whole_blocks
             && !at.message_done
             && at.index >= self.plan.associated_data_blocks.max(1)
             && !self.holds_keystream();
-        steady.then(|| limit.min(whole_blocks).max(at.index))
+        steady.then(|| limit.min(self.plan.whole_blocks).max(at.index))
     }
 
     /// Queues ciphertext block `index`'s tag term (padded if it is the last).
@@ -759,8 +766,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         if cfg!(target_pointer_width = "64") {
             // The whole blocks in one loop, as in `take_steady`.
             if let Data::InPlace(data) = &mut self.data {
-                let whole_blocks = data.len().checked_div(P::BLOCK_SIZE).unwrap_or_default();
-                let whole_end = self.next.index.min(whole_blocks);
+                let whole_end = self.next.index.min(self.plan.whole_blocks);
                 if whole_end > first_left {
                     let blocks = data.get_mut(block_range::<P>(first_left, whole_end));
                     let blocks = blocks.unwrap_or_default();
