@@ -54,9 +54,10 @@ const WORD: usize = 8;
 /// permuted state), shifted and combined in registers, and written with
 /// word stores. As 32 bytes staged with narrower stores and read back at
 /// once, every lane stalled the loads that read it (store-to-load
-/// forwarding fails when a load spans several stores): about half of this
-/// path's time on a Zen 4 with the AVX2 kernels. The words are never
-/// indexed by a variable, which would put the lane back in memory.
+/// forwarding fails when a load spans several stores): about half of the
+/// time spent outside the permutations, on a Zen 4 with the AVX2 kernels.
+/// The words are never indexed by a variable, which would put the lane
+/// back in memory.
 #[derive(Clone, Copy, Default)]
 struct Lane(Words);
 
@@ -90,20 +91,25 @@ fn down(word: u64, bytes: usize) -> u64 {
     word.wrapping_shr(bits(bytes))
 }
 
-/// Runs `body` for the block indices `0..count` (at most
-/// [`MAX_BLOCKS`]), written out so that each index is a constant, and so
-/// are the lanes' shifts by it (LLVM kept a loop here, with shifts by a
-/// register).
-#[inline(always)]
-fn for_blocks(count: usize, mut body: impl FnMut(usize)) {
-    const { assert!(MAX_BLOCKS == 2, "one call per block") };
-    debug_assert!(count <= MAX_BLOCKS);
-    if count > 0 {
-        body(0);
-    }
-    if count > 1 {
-        body(1);
-    }
+/// Runs `$body` with `$index` bound to each block index `0..$count` (at
+/// most [`MAX_BLOCKS`]), written out so that each index is a constant, and
+/// so are the lanes' shifts by it. A macro: with a loop, LLVM kept the
+/// loop and shifted by a register; with a closure, it did not always
+/// inline the closure.
+macro_rules! for_blocks {
+    ($count:expr, |$index:ident| $body:block) => {{
+        const { assert!(MAX_BLOCKS == 2, "one body per block") };
+        let count: usize = $count;
+        debug_assert!(count <= MAX_BLOCKS);
+        if count > 0 {
+            let $index: usize = 0;
+            $body
+        }
+        if count > 1 {
+            let $index: usize = 1;
+            $body
+        }
+    }};
 }
 
 /// `bytes` (up to a word) as a little-endian word, zero after them, in at
@@ -405,7 +411,7 @@ fn queue_keystream<P: Permutation, const N: usize>(
     blocks: usize,
 ) {
     let nonce = Lane::load(nonce);
-    for_blocks(blocks, |index| {
+    for_blocks!(blocks, |index| {
         queue(run, nonce.xor(delta::<P>(stream, index)));
     });
 }
@@ -523,7 +529,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             if sealing {
                 queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, shape.keystream);
             } else {
-                for_blocks(shape.terms, |index| {
+                for_blocks!(shape.terms, |index| {
                     queue_ciphertext_term(&mut self.run, &mut sum, stream, message.buffer, index);
                 });
             }
@@ -551,7 +557,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
             let stream = Lane(*stream);
-            for_blocks(shape.keystream, |index| {
+            for_blocks!(shape.keystream, |index| {
                 if let Some(permuted) = self.run.take() {
                     let block = block_mut::<P>(message.buffer, index);
                     keystream::<P>(permuted, stream, index).xor_onto(block, u64::MAX);
@@ -571,7 +577,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         for ((message, stream), sum_slot) in lanes {
             let Some(message) = message else { continue };
             let (stream, mut sum) = (Lane(*stream), Lane(*sum_slot));
-            for_blocks(Shape::of(message).terms, |index| {
+            for_blocks!(Shape::of(message).terms, |index| {
                 queue_ciphertext_term(&mut self.run, &mut sum, stream, message.buffer, index);
             });
             *sum_slot = sum.0;
@@ -655,7 +661,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 accept = tag::accept_mask::<P>(&mut expected, received);
             }
             let keep = u64::from_ne_bytes([accept; WORD]);
-            for_blocks(shape.keystream, |index| {
+            for_blocks!(shape.keystream, |index| {
                 if let Some(permuted) = self.run.take() {
                     let block = block_mut::<P>(message.buffer, index);
                     keystream::<P>(permuted, stream, index).xor_onto(block, keep);
