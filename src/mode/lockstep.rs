@@ -23,7 +23,7 @@
 use super::NONCE_SIZE;
 use super::batch::{Message, TagSlot};
 use super::run::Run;
-use super::tag::{self, padded_block_at, padded_blocks};
+use super::tag::{self, padded_block_at};
 use crate::permutation::Permutation;
 use zeroize::Zeroize;
 
@@ -286,18 +286,32 @@ struct Shape {
 }
 
 impl Shape {
-    /// The blocks of `message`.
+    /// The blocks of `message`: by comparisons, as its message is under
+    /// two blocks (it [fits](fits); a few instructions where the divisions
+    /// took a dozen, and each stage takes the shape anew).
     #[inline(always)]
     fn of<P: Permutation>(message: &Message<'_, P>) -> Self {
         let len = message.buffer.len();
         let associated_data_len = message.associated_data.len();
         debug_assert!(fits::<P>(associated_data_len, len));
+        let full_block = usize::from(len >= P::BLOCK_SIZE);
         Self {
-            keystream: len.div_ceil(P::BLOCK_SIZE),
-            terms: padded_blocks::<P>(len),
+            keystream: usize::from(len > 0).saturating_add(usize::from(len > P::BLOCK_SIZE)),
+            terms: full_block.saturating_add(1),
             second_associated_data_block: NONCE_SIZE.saturating_add(associated_data_len)
                 >= P::BLOCK_SIZE,
         }
+    }
+
+    /// How many masks past `mask_0` the packet uses: `mask_j` up to the
+    /// last keystream block's `δ` (`mask_keystream`), the last tag term's
+    /// (`mask_{terms + 1}`), and the second associated data block's
+    /// (`mask_1`).
+    #[inline(always)]
+    fn masks(self) -> usize {
+        self.keystream
+            .max(self.terms.saturating_add(1))
+            .max(usize::from(self.second_associated_data_block))
     }
 }
 
@@ -342,10 +356,13 @@ fn padded_lane<P: Permutation>(data: &[u8], start: usize) -> Lane {
     }
 }
 
-/// A packet's mask stream: `L`, then a byte per mask up to
-/// `mask_{MAX_BLOCKS + 1}`.
+/// A packet's mask stream: `L`, then a byte per mask up to `mask_masks`
+/// (at most `mask_{MAX_BLOCKS + 1}`; the bytes past it are left zero, and
+/// the LFSR step for a message of a block or less, whose last mask is
+/// `mask_2`, is skipped).
 #[inline(always)]
-fn stream_of<P: Permutation>(expanded_key: &P::Block) -> Lane {
+fn stream_of<P: Permutation>(expanded_key: &P::Block, masks: usize) -> Lane {
+    debug_assert!(masks <= MAX_BLOCKS + 1);
     let key = expanded_key.as_ref();
     let mut stream = Lane::load(key);
     // The LFSR reads bytes: it gets them from a copy that is only ever
@@ -354,7 +371,11 @@ fn stream_of<P: Permutation>(expanded_key: &P::Block) -> Lane {
     for (to, from) in bytes.iter_mut().zip(key) {
         *to = *from;
     }
+    let last = P::BLOCK_SIZE.saturating_add(masks);
     for end in P::BLOCK_SIZE..P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1) {
+        if end >= last {
+            break;
+        }
         let previous = bytes.get(end.saturating_sub(P::BLOCK_SIZE)..end);
         let byte = P::mask_feedback(previous.unwrap_or_default());
         if let Some(slot) = bytes.get_mut(end) {
@@ -524,7 +545,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         for ((message, stream_slot), sum_slot) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
-            let stream = stream_of::<P>(message.expanded_key);
+            let stream = stream_of::<P>(message.expanded_key, shape.masks());
             let mut sum = first_associated_data_block::<P>(message.nonce, message.associated_data);
             if sealing {
                 queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, shape.keystream);
