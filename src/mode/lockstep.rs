@@ -287,7 +287,7 @@ struct Shape {
 
 impl Shape {
     /// The blocks of `message`: by comparisons, as its message is under
-    /// two blocks (it [fits](fits); a few instructions where the divisions
+    /// two blocks (it [`fits`]; a few instructions where the divisions
     /// took a dozen, and each stage takes the shape anew).
     #[inline(always)]
     fn of<P: Permutation>(message: &Message<'_, P>) -> Self {
