@@ -12,8 +12,10 @@
 //! that fills one shared [`Run`], evaluated as one batch.
 //!
 //! Between stages a packet keeps its mask stream and its tag sum, each in a
-//! [`Lane`] of 32 bytes: XORs of whole lanes compile to a few vector
-//! instructions whatever the instance's block size.
+//! [`Lane`] of four 64-bit words: XORs of whole lanes compile to a few
+//! instructions whatever the instance's block size, and a lane is built
+//! from word loads of where its bytes lie and stays in registers (see
+//! [`Lane`] for why).
 //!
 //! Which packets qualify ([`fits`]) depends on their lengths only, which
 //! are public; everything else is the same work for every packet.
@@ -21,8 +23,7 @@
 use super::NONCE_SIZE;
 use super::batch::{Message, TagSlot};
 use super::run::Run;
-use super::tag::{self, padded_block_at, padded_blocks};
-use super::xor::{xor_into, xor_masked};
+use super::tag::{self, padded_block_at};
 use crate::permutation::Permutation;
 use zeroize::Zeroize;
 
@@ -41,9 +42,228 @@ pub(crate) const MAX_PER_STAGE: usize = 3;
 /// lookahead, rounded up to a vector.
 const LANE: usize = 32;
 
-/// A block, zero past its end, or a packet's mask stream: the masks
-/// `mask_i` for `i ≤ MAX_BLOCKS + 1` are its bytes `i .. i + BLOCK_SIZE`.
-type Lane = [u8; LANE];
+/// Bytes of one of a [`Lane`]'s words.
+const WORD: usize = 8;
+
+/// A block, zero past its end, or a packet's mask stream (the masks
+/// `mask_i` for `i ≤ MAX_BLOCKS + 1` are its bytes `i .. i + BLOCK_SIZE`),
+/// as four little-endian words: byte `i` is in word `i / 8`.
+///
+/// Words rather than bytes, so that a lane is built from word loads of
+/// data written long before (the key, the nonce, the packet's bytes, a
+/// permuted state), shifted and combined in registers, and written with
+/// word stores. As 32 bytes staged with narrower stores and read back at
+/// once, every lane stalled the loads that read it (store-to-load
+/// forwarding fails when a load spans several stores): about half of the
+/// time spent outside the permutations, on a Zen 4 with the AVX2 kernels.
+/// The words are never indexed by a variable, which would put the lane
+/// back in memory.
+#[derive(Clone, Copy, Default)]
+struct Lane(Words);
+
+/// Words of a [`Lane`].
+const WORDS: usize = LANE / WORD;
+
+/// A [`Lane`]'s words, as kept between stages.
+type Words = [u64; WORDS];
+
+/// `8 × (bytes mod 8)`: the shift amount for a byte's place in a word
+/// (under 64, so no shift below needs a check for 64 or more).
+#[inline(always)]
+fn bits(bytes: usize) -> u32 {
+    // Under 8: the conversion never fails.
+    u32::try_from(bytes % WORD)
+        .unwrap_or_default()
+        .wrapping_mul(8)
+}
+
+/// `word` moved `bytes` (under 8) bytes up.
+#[inline(always)]
+fn up(word: u64, bytes: usize) -> u64 {
+    debug_assert!(bytes < WORD);
+    word.wrapping_shl(bits(bytes))
+}
+
+/// `word` moved `bytes` (under 8) bytes down.
+#[inline(always)]
+fn down(word: u64, bytes: usize) -> u64 {
+    debug_assert!(bytes < WORD);
+    word.wrapping_shr(bits(bytes))
+}
+
+/// Runs `$body` with `$index` bound to each block index `0..$count` (at
+/// most [`MAX_BLOCKS`]), written out so that each index is a constant, and
+/// so are the lanes' shifts by it. A macro: with a loop, LLVM kept the
+/// loop and shifted by a register; with a closure, it did not always
+/// inline the closure.
+macro_rules! for_blocks {
+    ($count:expr, |$index:ident| $body:block) => {{
+        const { assert!(MAX_BLOCKS == 2, "one body per block") };
+        let count: usize = $count;
+        debug_assert!(count <= MAX_BLOCKS);
+        if count > 0 {
+            let $index: usize = 0;
+            $body
+        }
+        if count > 1 {
+            let $index: usize = 1;
+            $body
+        }
+    }};
+}
+
+/// `bytes` (up to a word) as a little-endian word, zero after them, in at
+/// most two loads (which may overlap) whatever their length.
+#[inline(always)]
+fn word_of(bytes: &[u8]) -> u64 {
+    debug_assert!(bytes.len() <= WORD);
+    let len = bytes.len();
+    let quarter = |at: usize| {
+        bytes
+            .get(at..at.saturating_add(4))
+            .and_then(|four| <[u8; 4]>::try_from(four).ok())
+            .map_or(0, |four| u64::from(u32::from_le_bytes(four)))
+    };
+    let byte = |at: usize| bytes.get(at).copied().map_or(0, u64::from);
+    if let Ok(word) = <[u8; WORD]>::try_from(bytes) {
+        u64::from_le_bytes(word)
+    } else if len >= 4 {
+        // Two overlapping halves: the bytes they share are equal.
+        let last = len.saturating_sub(4);
+        quarter(0) | up(quarter(last), last)
+    } else {
+        let (middle, last) = (len / 2, len.saturating_sub(1));
+        byte(0) | up(byte(middle), middle) | up(byte(last), last)
+    }
+}
+
+/// Word `index` of `bytes`: its bytes `8 × index ..` (up to 8, fewer or
+/// none at the end).
+#[inline(always)]
+fn word_at(bytes: &[u8], index: usize) -> u64 {
+    let from = index.saturating_mul(WORD);
+    let rest = bytes.get(from..).unwrap_or_default();
+    word_of(rest.get(..WORD).unwrap_or(rest))
+}
+
+impl Lane {
+    /// `bytes` (up to a lane), zero after them.
+    #[inline(always)]
+    fn load(bytes: &[u8]) -> Self {
+        debug_assert!(bytes.len() <= LANE);
+        let word = |index| word_at(bytes, index);
+        Self([word(0), word(1), word(2), word(3)])
+    }
+
+    /// `value` at byte `index` (nothing if past the lane), zero elsewhere.
+    #[inline(always)]
+    fn byte(index: usize, value: u8) -> Self {
+        let moved = up(u64::from(value), index % WORD);
+        let at = index / WORD;
+        let word = |word: usize| moved & u64::from(at == word).wrapping_neg();
+        Self([word(0), word(1), word(2), word(3)])
+    }
+
+    /// The first `len` bytes all ones, the others zero.
+    #[inline(always)]
+    fn ones(len: usize) -> Self {
+        let word = |word: usize| match len.saturating_sub(word.wrapping_mul(WORD)) {
+            0 => 0,
+            bytes @ 1..WORD => up(1, bytes).wrapping_sub(1),
+            _ => u64::MAX,
+        };
+        Self([word(0), word(1), word(2), word(3)])
+    }
+
+    /// `self ⊕ other`.
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        let [a, b, c, d] = self.0;
+        let [e, f, g, h] = other.0;
+        Self([a ^ e, b ^ f, c ^ g, d ^ h])
+    }
+
+    /// `self ∧ other`.
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        let [a, b, c, d] = self.0;
+        let [e, f, g, h] = other.0;
+        Self([a & e, b & f, c & g, d & h])
+    }
+
+    /// The lane without its first `offset` (under 8) bytes, zero after its
+    /// end: its bytes `offset ..`.
+    #[inline(always)]
+    fn skip(self, offset: usize) -> Self {
+        debug_assert!(offset < WORD);
+        // Shifts by less than 64 each (the high word goes up by 1, then by
+        // 63 - 8 × offset): no check for 64 or more.
+        let shift = bits(offset);
+        let back = 63u32.saturating_sub(shift);
+        let join =
+            |low: u64, high: u64| low.wrapping_shr(shift) | high.wrapping_shl(1).wrapping_shl(back);
+        let [a, b, c, d] = self.0;
+        Self([join(a, b), join(b, c), join(c, d), join(d, 0)])
+    }
+
+    /// The lane moved `NONCE_SIZE` bytes up (its last 12 bytes dropped):
+    /// the associated data's place in `N ‖ A ‖ 01 ‖ 00…`.
+    #[inline(always)]
+    fn after_nonce(self) -> Self {
+        const { assert!(NONCE_SIZE > WORD && NONCE_SIZE < 2 * WORD) };
+        let bytes = NONCE_SIZE.saturating_sub(WORD);
+        let [a, b, c, _] = self.0;
+        let join = |low: u64, high: u64| down(low, WORD.saturating_sub(bytes)) | up(high, bytes);
+        Self([0, join(0, a), join(a, b), join(b, c)])
+    }
+
+    /// Writes the lane's first `to.len()` bytes (up to a lane) to `to`, a
+    /// word at a time.
+    #[inline(always)]
+    fn store(self, to: &mut [u8]) {
+        debug_assert!(to.len() <= LANE);
+        let mut put = |index: usize, word: u64| {
+            let from = index.saturating_mul(WORD);
+            let rest = to.get_mut(from..).unwrap_or_default();
+            let len = rest.len().min(WORD);
+            let bytes = word.to_le_bytes();
+            // Equal lengths: `len` of each.
+            first_mut(rest, len).copy_from_slice(first(&bytes, len));
+        };
+        let [a, b, c, d] = self.0;
+        put(0, a);
+        put(1, b);
+        put(2, c);
+        put(3, d);
+    }
+
+    /// `block ⊕= self ∧ keep` over the length of `block` (up to a lane),
+    /// a word at a time: `keep` is all ones, or an opening's accept mask
+    /// in every byte.
+    #[inline(always)]
+    fn xor_onto(self, block: &mut [u8], keep: u64) {
+        debug_assert!(block.len() <= LANE);
+        let mut apply = |index: usize, word: u64| {
+            let word = word & keep;
+            let from = index.saturating_mul(WORD);
+            let rest = block.get_mut(from..).unwrap_or_default();
+            let len = rest.len().min(WORD);
+            let bytes = first_mut(rest, len);
+            if let Ok(bytes) = <&mut [u8; WORD]>::try_from(&mut *bytes) {
+                *bytes = (u64::from_le_bytes(*bytes) ^ word).to_le_bytes();
+            } else {
+                for (to, from) in bytes.iter_mut().zip(word.to_le_bytes()) {
+                    *to ^= from;
+                }
+            }
+        };
+        let [a, b, c, d] = self.0;
+        apply(0, a);
+        apply(1, b);
+        apply(2, c);
+        apply(3, d);
+    }
+}
 
 /// Whether a packet with these (public) lengths goes in lockstep: its
 /// message and its `nonce ‖ associated data ‖ 01` take at most
@@ -66,30 +286,33 @@ struct Shape {
 }
 
 impl Shape {
-    /// The blocks of `message`.
+    /// The blocks of `message`: by comparisons, as its message is under
+    /// two blocks (it [`fits`]; a few instructions where the divisions
+    /// took a dozen, and each stage takes the shape anew).
     #[inline(always)]
     fn of<P: Permutation>(message: &Message<'_, P>) -> Self {
         let len = message.buffer.len();
         let associated_data_len = message.associated_data.len();
         debug_assert!(fits::<P>(associated_data_len, len));
+        let full_block = usize::from(len >= P::BLOCK_SIZE);
         Self {
-            keystream: len.div_ceil(P::BLOCK_SIZE),
-            terms: padded_blocks::<P>(len),
+            keystream: usize::from(len > 0).saturating_add(usize::from(len > P::BLOCK_SIZE)),
+            terms: full_block.saturating_add(1),
             second_associated_data_block: NONCE_SIZE.saturating_add(associated_data_len)
                 >= P::BLOCK_SIZE,
         }
     }
-}
 
-/// `bytes` (up to a lane) in a lane, zero after them.
-#[inline(always)]
-fn lane_of(bytes: &[u8]) -> Lane {
-    debug_assert!(bytes.len() <= LANE);
-    let mut lane = [0; LANE];
-    for (to, from) in lane.iter_mut().zip(bytes) {
-        *to = *from;
+    /// How many masks past `mask_0` the packet uses: `mask_j` up to the
+    /// last keystream block's `δ` (`mask_keystream`), the last tag term's
+    /// (`mask_{terms + 1}`), and the second associated data block's
+    /// (`mask_1`).
+    #[inline(always)]
+    fn masks(self) -> usize {
+        self.keystream
+            .max(self.terms.saturating_add(1))
+            .max(usize::from(self.second_associated_data_block))
     }
-    lane
 }
 
 /// The first `count` of `items` (all of them if fewer).
@@ -105,51 +328,98 @@ fn first_mut<T>(items: &mut [T], count: usize) -> &mut [T] {
     items.get_mut(..count.min(len)).unwrap_or_default()
 }
 
-/// `a ⊕ b`, a lane at once.
+/// Block `index` of `buffer` (shorter at its end).
 #[inline(always)]
-fn xor(mut a: Lane, b: &Lane) -> Lane {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x ^= *y;
-    }
-    a
+fn block_mut<P: Permutation>(buffer: &mut [u8], index: usize) -> &mut [u8] {
+    let rest = buffer
+        .get_mut(index.saturating_mul(P::BLOCK_SIZE)..)
+        .unwrap_or_default();
+    first_mut(rest, P::BLOCK_SIZE)
 }
 
-/// The block of `data ‖ 01 ‖ 00…` that starts at byte `start`, in a lane.
+/// A block, all ones: where a block's bytes lie in a lane.
+#[inline(always)]
+fn block<P: Permutation>() -> Lane {
+    Lane::ones(P::BLOCK_SIZE)
+}
+
+/// The block of `data ‖ 01 ‖ 00…` that starts at byte `start`, in a lane
+/// (the `01` added in registers, not stored into a staged lane).
 #[inline(always)]
 fn padded_lane<P: Permutation>(data: &[u8], start: usize) -> Lane {
     let (bytes, padded) = padded_block_at::<P>(data, start);
-    let mut lane = lane_of(bytes);
+    let lane = Lane::load(bytes);
     if padded {
-        if let Some(pad) = lane.get_mut(bytes.len()) {
-            *pad = 0x01;
-        }
+        lane.xor(Lane::byte(bytes.len(), 0x01))
+    } else {
+        lane
     }
-    lane
+}
+
+/// A packet's mask stream: `L`, then a byte per mask up to `mask_masks`
+/// (at most `mask_{MAX_BLOCKS + 1}`; the bytes past it are left zero, and
+/// the LFSR step for a message of a block or less, whose last mask is
+/// `mask_2`, is skipped).
+#[inline(always)]
+fn stream_of<P: Permutation>(expanded_key: &P::Block, masks: usize) -> Lane {
+    debug_assert!(masks <= MAX_BLOCKS + 1);
+    let key = expanded_key.as_ref();
+    let mut stream = Lane::load(key);
+    // The LFSR reads bytes: it gets them from a copy that is only ever
+    // read a byte at a time (its bytes go into the lane in registers).
+    let mut bytes = [0; LANE];
+    for (to, from) in bytes.iter_mut().zip(key) {
+        *to = *from;
+    }
+    let last = P::BLOCK_SIZE.saturating_add(masks);
+    for end in P::BLOCK_SIZE..P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1) {
+        if end >= last {
+            break;
+        }
+        let previous = bytes.get(end.saturating_sub(P::BLOCK_SIZE)..end);
+        let byte = P::mask_feedback(previous.unwrap_or_default());
+        if let Some(slot) = bytes.get_mut(end) {
+            *slot = byte;
+        }
+        stream = stream.xor(Lane::byte(end, byte));
+    }
+    stream
+}
+
+/// `T = A_0`, the first block of `N ‖ A ‖ 01 ‖ 00…`.
+#[inline(always)]
+fn first_associated_data_block<P: Permutation>(
+    nonce: &[u8; NONCE_SIZE],
+    associated_data: &[u8],
+) -> Lane {
+    let share = P::BLOCK_SIZE.saturating_sub(NONCE_SIZE);
+    let bytes = first(associated_data, share);
+    let mut data = Lane::load(bytes);
+    if bytes.len() < share {
+        data = data.xor(Lane::byte(bytes.len(), 0x01));
+    }
+    Lane::load(nonce).xor(data.after_nonce())
 }
 
 /// `mask_index` from a packet's mask stream, in a lane.
 #[inline(always)]
-fn mask<P: Permutation>(stream: &Lane, index: usize) -> Lane {
-    let mask = stream.get(index..index.saturating_add(P::BLOCK_SIZE));
-    debug_assert!(mask.is_some(), "mask {index} lies in the stream");
-    lane_of(mask.unwrap_or_default())
+fn mask<P: Permutation>(stream: Lane, index: usize) -> Lane {
+    debug_assert!(index <= MAX_BLOCKS + 1, "mask {index} lies in the stream");
+    stream.skip(index).and(block::<P>())
 }
 
 /// `δ_index = mask_index ⊕ mask_{index+1}`, which masks keystream block
 /// `index`, from a packet's mask stream.
 #[inline(always)]
-fn delta<P: Permutation>(stream: &Lane, index: usize) -> Lane {
-    xor(
-        mask::<P>(stream, index),
-        &mask::<P>(stream, index.saturating_add(1)),
-    )
+fn delta<P: Permutation>(stream: Lane, index: usize) -> Lane {
+    mask::<P>(stream, index).xor(mask::<P>(stream, index.saturating_add(1)))
 }
 
 /// Keystream block `index`, `P(N‖0 ⊕ δ_index) ⊕ δ_index`, from its
 /// permuted state and the packet's mask stream.
 #[inline(always)]
-fn keystream<P: Permutation>(permuted: &P::Block, stream: &Lane, index: usize) -> Lane {
-    xor(lane_of(permuted.as_ref()), &delta::<P>(stream, index))
+fn keystream<P: Permutation>(permuted: &P::Block, stream: Lane, index: usize) -> Lane {
+    Lane::load(permuted.as_ref()).xor(delta::<P>(stream, index))
 }
 
 /// Queues the inputs `N‖0 ⊕ δ_j` of a packet's first `blocks` keystream
@@ -158,22 +428,20 @@ fn keystream<P: Permutation>(permuted: &P::Block, stream: &Lane, index: usize) -
 fn queue_keystream<P: Permutation, const N: usize>(
     run: &mut Run<P, N>,
     nonce: &[u8; NONCE_SIZE],
-    stream: &Lane,
+    stream: Lane,
     blocks: usize,
 ) {
-    let nonce = lane_of(nonce);
-    for index in 0..blocks {
-        queue(run, &xor(nonce, &delta::<P>(stream, index)));
-    }
+    let nonce = Lane::load(nonce);
+    for_blocks!(blocks, |index| {
+        queue(run, nonce.xor(delta::<P>(stream, index)));
+    });
 }
 
 /// Queues `lane` (its first block's bytes) on `run`.
 #[inline(always)]
-fn queue<P: Permutation, const N: usize>(run: &mut Run<P, N>, lane: &Lane) {
+fn queue<P: Permutation, const N: usize>(run: &mut Run<P, N>, lane: Lane) {
     if let Some(state) = run.push_slot() {
-        for (to, from) in state.as_mut().iter_mut().zip(lane) {
-            *to = *from;
-        }
+        lane.store(state.as_mut());
     }
 }
 
@@ -184,10 +452,11 @@ pub(crate) struct Lockstep<'p, P: Permutation, const WAVE: usize, const STATES: 
     /// The wave's messages, from the front; each is taken out when its
     /// results are written.
     messages: [Option<Message<'p, P>>; WAVE],
-    /// Each packet's mask stream, from `L` on.
-    streams: [Lane; WAVE],
-    /// Each packet's tag sum `T`.
-    sums: [Lane; WAVE],
+    /// Each packet's mask stream, from `L` on (a [`Lane`]'s words: in
+    /// words, they are wiped in one fill).
+    streams: [Words; WAVE],
+    /// Each packet's tag sum `T` (a [`Lane`]'s words).
+    sums: [Words; WAVE],
     /// How many packets the largest wave had, for [`Drop`].
     used: usize,
     /// The permutation inputs of the current stage, of every packet.
@@ -209,8 +478,8 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         }
         Self {
             messages: [const { None }; WAVE],
-            streams: [[0; LANE]; WAVE],
-            sums: [[0; LANE]; WAVE],
+            streams: [[0; WORDS]; WAVE],
+            sums: [[0; WORDS]; WAVE],
             used: 0,
             run: Run::new(),
         }
@@ -266,46 +535,35 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// Every packet's start: its mask stream and the sum `T = A_0`, and
     /// the first stage: the keystream (sealing) or the ciphertext's tag
     /// terms (opening), and the second associated data block's term.
+    /// Built in registers; the stream and the sum are only stored, for the
+    /// next stages.
     fn start(&mut self, count: usize, sealing: bool) {
         let lanes = first(&self.messages, count)
             .iter()
             .zip(first_mut(&mut self.streams, count))
             .zip(first_mut(&mut self.sums, count));
-        for ((message, stream), sum) in lanes {
+        for ((message, stream_slot), sum_slot) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
-            // The stream: L, then a byte per mask up to mask_{MAX_BLOCKS + 1}.
-            *stream = lane_of(message.expanded_key.as_ref());
-            for end in P::BLOCK_SIZE..P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1) {
-                let previous = stream.get(end.saturating_sub(P::BLOCK_SIZE)..end);
-                let byte = P::mask_feedback(previous.unwrap_or_default());
-                if let Some(slot) = stream.get_mut(end) {
-                    *slot = byte;
-                }
-            }
-            // T = A_0: the nonce, then the block's share of `A ‖ 01 ‖ 00…`.
-            *sum = lane_of(message.nonce);
-            let share = P::BLOCK_SIZE.saturating_sub(NONCE_SIZE);
-            let first = padded_lane::<P>(message.associated_data, 0);
-            let to = sum.get_mut(NONCE_SIZE..P::BLOCK_SIZE).unwrap_or_default();
-            for (to, from) in to.iter_mut().zip(first.get(..share).unwrap_or_default()) {
-                *to = *from;
-            }
+            let stream = stream_of::<P>(message.expanded_key, shape.masks());
+            let mut sum = first_associated_data_block::<P>(message.nonce, message.associated_data);
             if sealing {
                 queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, shape.keystream);
             } else {
-                for index in 0..shape.terms {
-                    queue_ciphertext_term(&mut self.run, sum, stream, message.buffer, index);
-                }
+                for_blocks!(shape.terms, |index| {
+                    queue_ciphertext_term(&mut self.run, &mut sum, stream, message.buffer, index);
+                });
             }
             if shape.second_associated_data_block {
                 // Block 1 of `N ‖ A ‖ 01 ‖ 00…`, past the nonce.
                 let start = P::BLOCK_SIZE.saturating_sub(NONCE_SIZE);
                 let block = padded_lane::<P>(message.associated_data, start);
                 let mask_1 = mask::<P>(stream, 1);
-                queue(&mut self.run, &xor(block, &mask_1));
-                *sum = xor(*sum, &mask_1);
+                queue(&mut self.run, block.xor(mask_1));
+                sum = sum.xor(mask_1);
             }
+            *stream_slot = stream.0;
+            *sum_slot = sum.0;
         }
     }
 
@@ -319,19 +577,16 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
-            for (index, block) in message
-                .buffer
-                .chunks_mut(P::BLOCK_SIZE)
-                .enumerate()
-                .take(shape.keystream)
-            {
+            let stream = Lane(*stream);
+            for_blocks!(shape.keystream, |index| {
                 if let Some(permuted) = self.run.take() {
-                    xor_into(block, &keystream::<P>(permuted, stream, index));
+                    let block = block_mut::<P>(message.buffer, index);
+                    keystream::<P>(permuted, stream, index).xor_onto(block, u64::MAX);
                 }
-            }
+            });
             if shape.second_associated_data_block {
                 if let Some(term) = self.run.take() {
-                    *sum = xor(*sum, &lane_of(term.as_ref()));
+                    *sum = Lane(*sum).xor(Lane::load(term.as_ref())).0;
                 }
             }
         }
@@ -340,11 +595,13 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             .iter()
             .zip(first(&self.streams, count))
             .zip(first_mut(&mut self.sums, count));
-        for ((message, stream), sum) in lanes {
+        for ((message, stream), sum_slot) in lanes {
             let Some(message) = message else { continue };
-            for index in 0..Shape::of(message).terms {
-                queue_ciphertext_term(&mut self.run, sum, stream, message.buffer, index);
-            }
+            let (stream, mut sum) = (Lane(*stream), Lane(*sum_slot));
+            for_blocks!(Shape::of(message).terms, |index| {
+                queue_ciphertext_term(&mut self.run, &mut sum, stream, message.buffer, index);
+            });
+            *sum_slot = sum.0;
         }
     }
 
@@ -355,7 +612,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         let lanes = first(&self.messages, count)
             .iter()
             .zip(first_mut(&mut self.sums, count));
-        for (message, sum) in lanes {
+        for (message, sum_slot) in lanes {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
             let terms = if sealing {
@@ -365,11 +622,13 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                     .terms
                     .saturating_add(usize::from(shape.second_associated_data_block))
             };
+            let mut sum = Lane(*sum_slot);
             for _ in 0..terms {
                 if let Some(term) = self.run.take() {
-                    *sum = xor(*sum, &lane_of(term.as_ref()));
+                    sum = sum.xor(Lane::load(term.as_ref()));
                 }
             }
+            *sum_slot = sum.0;
         }
         self.run.clear();
         let lanes = first(&self.messages, count)
@@ -378,8 +637,9 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             .zip(first(&self.sums, count));
         for ((message, stream), sum) in lanes {
             let Some(message) = message else { continue };
+            let stream = Lane(*stream);
             // L is the stream's first block.
-            queue(&mut self.run, &xor(*sum, &mask::<P>(stream, 0)));
+            queue(&mut self.run, Lane(*sum).xor(mask::<P>(stream, 0)));
             if !sealing {
                 let blocks = Shape::of(message).keystream;
                 queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, blocks);
@@ -415,22 +675,19 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 continue;
             };
             let shape = Shape::of(&message);
+            let stream = Lane(*stream);
             let mut accept = 0;
             if let (Some(permuted), TagSlot::Open(received)) = (self.run.take(), message.tag) {
                 let mut expected = tag::tag_from::<P>(permuted, message.expanded_key);
                 accept = tag::accept_mask::<P>(&mut expected, received);
             }
-            for (index, block) in message
-                .buffer
-                .chunks_mut(P::BLOCK_SIZE)
-                .enumerate()
-                .take(shape.keystream)
-            {
+            let keep = u64::from_ne_bytes([accept; WORD]);
+            for_blocks!(shape.keystream, |index| {
                 if let Some(permuted) = self.run.take() {
-                    let keystream = keystream::<P>(permuted, stream, index);
-                    xor_masked(block, [keystream.as_slice()], accept);
+                    let block = block_mut::<P>(message.buffer, index);
+                    keystream::<P>(permuted, stream, index).xor_onto(block, keep);
                 }
-            }
+            });
             *message.outcome = tag::verdict(accept);
             all &= accept;
         }
@@ -445,17 +702,14 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
 fn queue_ciphertext_term<P: Permutation, const N: usize>(
     run: &mut Run<P, N>,
     sum: &mut Lane,
-    stream: &Lane,
+    stream: Lane,
     ciphertext: &[u8],
     index: usize,
 ) {
-    let masks = xor(
-        mask::<P>(stream, index),
-        &mask::<P>(stream, index.saturating_add(2)),
-    );
+    let masks = mask::<P>(stream, index).xor(mask::<P>(stream, index.saturating_add(2)));
     let block = padded_lane::<P>(ciphertext, index.saturating_mul(P::BLOCK_SIZE));
-    queue(run, &xor(block, &masks));
-    *sum = xor(*sum, &masks);
+    queue(run, block.xor(masks));
+    *sum = sum.xor(masks);
 }
 
 impl<P: Permutation, const WAVE: usize, const STATES: usize> Drop
@@ -482,6 +736,68 @@ mod tests {
     use crate::mode::{TagOf, check_lengths, decrypt, encrypt};
     use crate::{Keccak200, Spongent160, Spongent176};
     use aead::Result;
+
+    /// A lane's bytes, for the checks below.
+    fn bytes_of(lane: Lane) -> [u8; LANE] {
+        let mut bytes = [0; LANE];
+        lane.store(&mut bytes);
+        bytes
+    }
+
+    /// The lane operations against plain byte arithmetic, at every length
+    /// and offset: word loads of 0–8 bytes (the overlapping halves), the
+    /// padding byte, the byte windows of the mask stream, the nonce's
+    /// shift, and stores and XORs of every length.
+    #[test]
+    fn lanes_match_bytes() {
+        let data: Vec<u8> = (0..LANE as u8).map(|i| i.wrapping_mul(29) ^ 0x5b).collect();
+        for len in 0..=LANE {
+            let mut expected = [0; LANE];
+            expected[..len].copy_from_slice(&data[..len]);
+            let lane = Lane::load(&data[..len]);
+            assert_eq!(bytes_of(lane), expected, "load {len}");
+            if len < LANE {
+                let mut padded = expected;
+                padded[len] = 0x01;
+                assert_eq!(
+                    bytes_of(lane.xor(Lane::byte(len, 0x01))),
+                    padded,
+                    "byte {len}"
+                );
+            }
+            let mut ones = [0; LANE];
+            ones[..len].fill(0xff);
+            assert_eq!(bytes_of(Lane::ones(len)), ones, "ones {len}");
+            assert_eq!(bytes_of(lane.and(Lane::ones(len.saturating_sub(3)))), {
+                let mut cut = expected;
+                cut[len.saturating_sub(3)..].fill(0);
+                cut
+            });
+            // Stored into, and XORed onto, a shorter buffer.
+            let mut stored = vec![0xee; len];
+            Lane::load(&data).store(&mut stored);
+            assert_eq!(stored, &data[..len], "store {len}");
+            let mut block: Vec<u8> = (0..len as u8).map(|i| i ^ 0x33).collect();
+            let start = block.clone();
+            Lane::load(&data).xor_onto(&mut block, u64::MAX);
+            for i in 0..len {
+                assert_eq!(block[i], start[i] ^ data[i], "xor_onto {len}");
+            }
+            Lane::load(&data).xor_onto(&mut block, 0);
+            for i in 0..len {
+                assert_eq!(block[i], start[i] ^ data[i], "xor_onto kept {len}");
+            }
+        }
+        let lane = Lane::load(&data);
+        for offset in 0..WORD {
+            let mut expected = [0; LANE];
+            expected[..LANE - offset].copy_from_slice(&data[offset..]);
+            assert_eq!(bytes_of(lane.skip(offset)), expected, "skip {offset}");
+        }
+        let mut expected = [0; LANE];
+        expected[NONCE_SIZE..].copy_from_slice(&data[..LANE - NONCE_SIZE]);
+        assert_eq!(bytes_of(lane.after_nonce()), expected, "after_nonce");
+    }
 
     /// The lengths at the bound: the largest that fit, and one more.
     #[test]
