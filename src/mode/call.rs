@@ -572,18 +572,18 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         if self.sealing {
             keystream::queue_blocks(run, &self.nonce, &self.masks, index, count);
         } else {
-            let blocks = self.data.read().get(block_range::<P>(index, steady_end));
-            self.sum
-                .queue_whole_terms(run, &self.masks, blocks.unwrap_or_default(), index);
+            self.queue_whole_pending(run, index, steady_end);
         }
         self.next.index = steady_end;
     }
 
-    /// The tag terms of the whole ciphertext blocks `from .. to` written
-    /// in the last step, in one loop (not inlined, as `queue_steady`).
+    /// The tag terms of the whole ciphertext blocks `from .. to` (when
+    /// sealing, those written in the last step), in one loop (not inlined,
+    /// as `queue_steady`).
     #[inline(never)]
     fn queue_whole_pending<const N: usize>(&mut self, run: &mut Run<P, N>, from: usize, to: usize) {
         let blocks = self.data.read().get(block_range::<P>(from, to));
+        debug_assert!(blocks.is_some(), "blocks {from}..{to} are whole");
         self.sum
             .queue_whole_terms(run, &self.masks, blocks.unwrap_or_default(), from);
     }
@@ -710,10 +710,16 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         steady_end: usize,
     ) {
         if self.sealing {
-            if let Data::InPlace(data) = &mut self.data {
-                let blocks = data.get_mut(block_range::<P>(index, steady_end));
-                keystream::apply_blocks(run, &self.masks, index, blocks.unwrap_or_default(), 0xff);
-            }
+            // Sealing writes in place (`begin_seal`, `part`).
+            let blocks = match &mut self.data {
+                Data::InPlace(data) => data.get_mut(block_range::<P>(index, steady_end)),
+                _ => None,
+            };
+            debug_assert!(
+                blocks.is_some(),
+                "blocks {index}..{steady_end} are whole, in place"
+            );
+            keystream::apply_blocks(run, &self.masks, index, blocks.unwrap_or_default(), 0xff);
             // Their tag terms go into the next step.
             self.pending_end = steady_end;
         } else {
@@ -769,6 +775,10 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 let whole_end = self.next.index.min(self.plan.whole_blocks);
                 if whole_end > first_left {
                     let blocks = data.get_mut(block_range::<P>(first_left, whole_end));
+                    debug_assert!(
+                        blocks.is_some(),
+                        "blocks {first_left}..{whole_end} are whole"
+                    );
                     let blocks = blocks.unwrap_or_default();
                     keystream::apply_blocks(run, &self.masks, first_left, blocks, self.accept);
                     first_left = whole_end;
