@@ -628,7 +628,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 keystream::queue(run, &self.nonce, &self.masks, index);
             }
         }
-        self.next.index = end.max(index);
+        self.next.index = end;
     }
 
     /// Takes back the results of what the last [`Self::queue`] put on the
@@ -710,16 +710,8 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         steady_end: usize,
     ) {
         if self.sealing {
-            // Sealing writes in place (`begin_seal`, `part`).
-            let blocks = match &mut self.data {
-                Data::InPlace(data) => data.get_mut(block_range::<P>(index, steady_end)),
-                _ => None,
-            };
-            debug_assert!(
-                blocks.is_some(),
-                "blocks {index}..{steady_end} are whole, in place"
-            );
-            keystream::apply_blocks(run, &self.masks, index, blocks.unwrap_or_default(), 0xff);
+            let applied = self.apply_whole_keystream(run, index, steady_end, 0xff);
+            debug_assert!(applied, "sealing writes in place (`begin_seal`, `part`)");
             // Their tag terms go into the next step.
             self.pending_end = steady_end;
         } else {
@@ -769,27 +761,39 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// a branch on the verdict.
     fn take_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
         let mut first_left = self.flight_from.index;
-        if cfg!(target_pointer_width = "64") {
-            // The whole blocks in one loop, as in `take_steady`.
-            if let Data::InPlace(data) = &mut self.data {
-                let whole_end = self.next.index.min(self.plan.whole_blocks);
-                if whole_end > first_left {
-                    let blocks = data.get_mut(block_range::<P>(first_left, whole_end));
-                    debug_assert!(
-                        blocks.is_some(),
-                        "blocks {first_left}..{whole_end} are whole"
-                    );
-                    let blocks = blocks.unwrap_or_default();
-                    keystream::apply_blocks(run, &self.masks, first_left, blocks, self.accept);
-                    first_left = whole_end;
-                }
-            }
+        // The whole blocks in one loop, as in `take_steady`.
+        let whole_end = self.next.index.min(self.plan.whole_blocks);
+        if cfg!(target_pointer_width = "64")
+            && whole_end > first_left
+            && self.apply_whole_keystream(run, first_left, whole_end, self.accept)
+        {
+            first_left = whole_end;
         }
         for index in first_left..self.next.index {
             if let Some(keystream) = run.take_mut() {
                 self.apply_keystream(keystream, index, self.accept);
             }
         }
+    }
+
+    /// Keystream blocks `from .. to` (whole blocks), the next results on
+    /// the run, into a message rewritten in place, in one loop (see
+    /// [`Self::apply_keystream`] for `accept`); `false`, with nothing
+    /// taken, if the message has separate sides.
+    fn apply_whole_keystream<const N: usize>(
+        &mut self,
+        run: &mut Run<P, N>,
+        from: usize,
+        to: usize,
+        accept: u8,
+    ) -> bool {
+        let Data::InPlace(data) = &mut self.data else {
+            return false;
+        };
+        let blocks = data.get_mut(block_range::<P>(from, to));
+        debug_assert!(blocks.is_some(), "blocks {from}..{to} are whole");
+        keystream::apply_blocks(run, &self.masks, from, blocks.unwrap_or_default(), accept);
+        true
     }
 
     /// Keystream block `index` from its permutation result (the run state,
