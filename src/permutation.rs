@@ -68,6 +68,19 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
         }
     }
 
+    /// Where the byte that the mask LFSR φ appends comes from: the offsets,
+    /// within `mask_i`, of the three bytes it is computed from (see
+    /// [`Self::feedback_lanes`]).
+    const FEEDBACK_TAPS: [usize; 3];
+
+    /// [`Self::mask_feedback`] for eight consecutive masks at once: byte `j`
+    /// of `taps[k]` is byte [`Self::FEEDBACK_TAPS`]`[k]` of `mask_{i+j}`,
+    /// and byte `j` of the result is the byte φ appends to it. Each tap's
+    /// shift or rotation works on the eight bytes of a word together, so a
+    /// long message's mask stream grows by up to eight bytes a step where
+    /// the taps lie far enough back.
+    fn feedback_lanes(taps: [u64; 3]) -> u64;
+
     /// The byte that the mask LFSR φ appends: `mask_{i+1}` is `mask_i`
     /// shifted one byte towards the front with this byte at the end. So the
     /// masks are windows of one byte stream, which the mode steps one byte
@@ -91,6 +104,28 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
 /// reads as zeros, which the mode never passes).
 fn mask_byte(mask: &[u8], i: usize) -> u8 {
     mask.get(i).copied().unwrap_or_default()
+}
+
+/// Ones in the lowest bit of every byte of a word.
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+
+/// Every byte of `x` shifted left by `S` bits (0 < `S` < 8).
+#[inline]
+const fn bytes_shl<const S: u32>(x: u64) -> u64 {
+    (x << S) & LOW_BITS.wrapping_mul((0xff << S) & 0xff)
+}
+
+/// Every byte of `x` shifted right by `S` bits (0 < `S` < 8).
+#[inline]
+const fn bytes_shr<const S: u32>(x: u64) -> u64 {
+    (x >> S) & LOW_BITS.wrapping_mul(0xff >> S)
+}
+
+/// Every byte of `x` rotated left by `S` bits (0 < `S` < 8).
+#[inline]
+const fn bytes_rotl<const S: u32, const REST: u32>(x: u64) -> u64 {
+    const { assert!(S + REST == 8, "a rotation of a byte") };
+    bytes_shl::<S>(x) | bytes_shr::<REST>(x)
 }
 
 /// Spongent-π\[160\], the permutation of Dumbo (20-byte blocks, 8-byte tags).
@@ -127,6 +162,14 @@ impl Permutation for Spongent160 {
         let byte = |i| mask_byte(x, i);
         byte(0).rotate_left(3) ^ (byte(3) << 7) ^ (byte(13) >> 7)
     }
+
+    const FEEDBACK_TAPS: [usize; 3] = [0, 3, 13];
+
+    /// `x_0 ⋘ 3 ⊕ x_3 ≪ 7 ⊕ x_13 ≫ 7`.
+    #[inline]
+    fn feedback_lanes([x0, x3, x13]: [u64; 3]) -> u64 {
+        bytes_rotl::<3, 5>(x0) ^ bytes_shl::<7>(x3) ^ bytes_shr::<7>(x13)
+    }
 }
 
 impl Permutation for Spongent176 {
@@ -147,6 +190,14 @@ impl Permutation for Spongent176 {
         let byte = |i| mask_byte(x, i);
         byte(0).rotate_left(1) ^ (byte(3) << 7) ^ (byte(19) >> 7)
     }
+
+    const FEEDBACK_TAPS: [usize; 3] = [0, 3, 19];
+
+    /// `x_0 ⋘ 1 ⊕ x_3 ≪ 7 ⊕ x_19 ≫ 7`.
+    #[inline]
+    fn feedback_lanes([x0, x3, x19]: [u64; 3]) -> u64 {
+        bytes_rotl::<1, 7>(x0) ^ bytes_shl::<7>(x3) ^ bytes_shr::<7>(x19)
+    }
 }
 
 impl Permutation for Keccak200 {
@@ -166,6 +217,14 @@ impl Permutation for Keccak200 {
     fn mask_feedback(x: &[u8]) -> u8 {
         let byte = |i| mask_byte(x, i);
         byte(0).rotate_left(1) ^ byte(2).rotate_left(1) ^ (byte(13) << 1)
+    }
+
+    const FEEDBACK_TAPS: [usize; 3] = [0, 2, 13];
+
+    /// `x_0 ⋘ 1 ⊕ x_2 ⋘ 1 ⊕ x_13 ≪ 1`.
+    #[inline]
+    fn feedback_lanes([x0, x2, x13]: [u64; 3]) -> u64 {
+        bytes_rotl::<1, 7>(x0 ^ x2) ^ bytes_shl::<1>(x13)
     }
 }
 
@@ -220,6 +279,37 @@ mod tests {
         let mut y = x[1..].to_vec();
         y.push(last);
         y
+    }
+
+    /// φ's word form gives, in every byte, what its byte form gives for
+    /// that byte's taps: checked on pseudo-random words, so that no bit
+    /// crosses into a neighbouring byte.
+    #[test]
+    fn feedback_lanes_match_the_byte_form() {
+        fn check<P: Permutation>() {
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            for _ in 0..1000 {
+                let taps = [next(), next(), next()];
+                let lanes = P::feedback_lanes(taps).to_le_bytes();
+                for (j, &lane) in lanes.iter().enumerate() {
+                    let mut mask = [0u8; 32];
+                    for (tap, word) in P::FEEDBACK_TAPS.iter().zip(taps) {
+                        mask[*tap] = word.to_le_bytes()[j];
+                    }
+                    let byte = P::mask_feedback(&mask[..P::BLOCK_SIZE]);
+                    assert_eq!(lane, byte, "{} lane {j} of {taps:x?}", P::INSTANCE);
+                }
+            }
+        }
+        check::<Spongent160>();
+        check::<Spongent176>();
+        check::<Keccak200>();
     }
 
     #[test]
