@@ -198,13 +198,21 @@ mod tests {
     /// How many steps (permutation batches, empty ones included) one call
     /// takes on a run of `N` blocks of its own.
     fn steps<P: Permutation, const N: usize>(sealing: bool, message_len: usize) -> usize {
+        steps_in::<P, N, 64>(sealing, message_len)
+    }
+
+    /// [`steps`] with a window of `W` bytes.
+    fn steps_in<P: Permutation, const N: usize, const W: usize>(
+        sealing: bool,
+        message_len: usize,
+    ) -> usize {
         let key = P::Block::default();
         let mut data = vec![0u8; message_len];
         let tag = TagOf::<P>::default();
         let nonce = [0; NONCE_SIZE];
         let ad = [0; 5];
         let buffer = data.as_mut_slice().into();
-        let mut call = Call::<P, 64>::idle(&key);
+        let mut call = Call::<P, W>::idle(&key);
         if sealing {
             call.begin_seal(&key, &nonce, &ad, buffer);
         } else {
@@ -236,5 +244,22 @@ mod tests {
         // 40 bytes: two keystream blocks, three tag terms (the padding
         // block among them) and the tag, one at a time.
         assert_eq!(steps::<Spongent160, 1>(true, 40), 6);
+    }
+
+    /// A long message's runs are full: sealing queues keystream before the
+    /// tag terms of ciphertext already written, so its permutations take
+    /// the fewest runs they fit in, and one step more for the tag. (With
+    /// the terms first, a 16 KiB Dumbo message took a step more: a run of
+    /// 52 keystream blocks, then one of their 52 terms.)
+    #[test]
+    fn a_long_message_fills_its_runs() {
+        const N: usize = RUN_BLOCKS;
+        const W: usize = window_for(RUN_BLOCKS);
+        for (message_len, blocks) in [(16_384, 820), (6_000, 300), (1_500, 75)] {
+            // Keystream and terms, the associated data's term, then the tag.
+            let permutations: usize = 2 * blocks + 1;
+            let fewest = permutations.div_ceil(N).max(2) + 1;
+            assert_eq!(steps_in::<Spongent160, N, W>(true, message_len), fewest);
+        }
     }
 }
