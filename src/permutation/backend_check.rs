@@ -149,3 +149,18 @@ pub(crate) fn avx512_gfni_or_fail() -> Option<super::cpu::Avx512Gfni> {
     }
     token
 }
+
+/// The AVX-512 VBMI token (the single-state Keccak-f\[200\] kernel), or
+/// `None` if this CPU lacks a feature it needs; with
+/// `ELEPHANT_REQUIRE_AVX512=1` a failed detection fails the test instead of
+/// skipping the check. (Under Miri with the features enabled by
+/// `-C target-feature`, detection succeeds and the intrinsics are emulated.)
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[allow(clippy::panic)] // Failing is the point.
+pub(crate) fn avx512_vbmi_or_fail() -> Option<super::cpu::Avx512Vbmi> {
+    let token = super::cpu::Avx512Vbmi::detect();
+    if token.is_none() && std::env::var("ELEPHANT_REQUIRE_AVX512").as_deref() == Ok("1") {
+        panic!("ELEPHANT_REQUIRE_AVX512=1 but this CPU lacks AVX-512BW, AVX-512VBMI or GFNI");
+    }
+    token
+}

@@ -35,6 +35,35 @@ impl Avx512Gfni {
     }
 }
 
+#[cfg(elephant_avx512)]
+cpufeatures::new!(
+    avx512_vbmi_cpuid,
+    "avx2",
+    "avx512f",
+    "avx512vl",
+    "avx512bw",
+    "avx512vbmi",
+    "gfni"
+);
+
+/// Proof that the CPU running this code supports AVX-512F, AVX-512VL,
+/// AVX-512BW, AVX-512VBMI, GFNI and AVX2: the only way to reach the
+/// single-state Keccak-f\[200\] kernel, whose byte permutes (`vpermb`) need
+/// VBMI and whose masked byte loads need BW. A separate token from
+/// [`Avx512Gfni`], which the batch kernels take and which asks for less.
+#[cfg(elephant_avx512)]
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Avx512Vbmi(());
+
+#[cfg(elephant_avx512)]
+impl Avx512Vbmi {
+    /// The token, if this CPU has all of those features (detected once,
+    /// then cached).
+    pub(super) fn detect() -> Option<Self> {
+        avx512_vbmi_cpuid::get().then_some(Self(()))
+    }
+}
+
 cpufeatures::new!(fast_pext_cpuid, "bmi2", "avx512f");
 
 /// Proof that the CPU running this code has BMI2 with a fast `pext`: the

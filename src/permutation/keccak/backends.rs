@@ -25,6 +25,13 @@ mod avx2;
 mod avx512;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
 use super::super::cpu::Avx512Gfni;
+// The single-state kernel for CPUs with AVX-512 VBMI and GFNI (Rust 1.89
+// or newer, like `avx512`).
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[clippy::msrv = "1.89"]
+mod avx512_one;
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+use super::super::cpu::Avx512Vbmi;
 // Built on 64-bit targets too, for its tests.
 #[cfg(any(test, not(target_pointer_width = "64")))]
 mod soft32;
@@ -55,8 +62,15 @@ const AVX2_MIN_BLOCKS: usize = 9;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
 const AVX512_MIN_BLOCKS: usize = 33;
 
-/// Keccak-f\[200\] of one block, by the fastest single-state form.
+/// Keccak-f\[200\] of one block, by the fastest single-state form: one
+/// vector (`avx512_one`) on CPUs with AVX-512 VBMI and GFNI, else the
+/// portable form.
 pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    if let Some(token) = Avx512Vbmi::detect() {
+        avx512_one::permute_one(token, block);
+        return;
+    }
     #[cfg(target_pointer_width = "64")]
     soft64::permute_one(block);
     #[cfg(not(target_pointer_width = "64"))]
@@ -118,6 +132,7 @@ pub mod tiers {
     /// The tiers available on this target.
     pub const ALL: &[Tier] = &[
         ("one state", super::permute_each),
+        ("one state, portable", one_portable),
         ("SWAR x8", super::soft64::permute_x8),
         #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
         ("AVX2 x32", avx2_x32),
@@ -126,6 +141,13 @@ pub mod tiers {
         #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
         ("AVX-512 x64", avx512_x64),
     ];
+
+    /// One state at a time by the portable form, whatever the CPU: the
+    /// baseline of the single-state vector kernel that "one state" picks on
+    /// CPUs with AVX-512 VBMI and GFNI.
+    fn one_portable(blocks: &mut [[u8; 25]]) {
+        blocks.iter_mut().for_each(super::soft64::permute_one);
+    }
 
     /// The AVX2 tier; falls back to the SWAR form on CPUs without AVX2.
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]

@@ -61,8 +61,9 @@ const fn rotate_left_matrix(bits: u32) -> i64 {
     i64::from_ne_bytes(matrix.to_ne_bytes())
 }
 
-/// [`rotate_left_matrix`] for every amount 0–7.
-const ROTATE_LEFT: [i64; 8] = [
+/// [`rotate_left_matrix`] for every amount 0–7 (the single-state kernel,
+/// `avx512_one`, uses them too).
+pub(super) const ROTATE_LEFT: [i64; 8] = [
     rotate_left_matrix(0),
     rotate_left_matrix(1),
     rotate_left_matrix(2),
