@@ -85,16 +85,23 @@ pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
         .flatten()
     {
         Some(token) => {
-            // Whole 64-state passes, and a last one of 33–63 blocks; fewer
-            // left over take the 32-state form, or below 9 the tiers below.
-            let left_over = blocks.len().wrapping_rem(avx512::AVX512_STATES);
-            let wide = if left_over >= AVX512_MIN_BLOCKS {
-                blocks.len()
-            } else {
-                blocks.len().wrapping_sub(left_over)
+            // Whole 64-state passes (where the CPU has VBMI for their
+            // transposes), and a last one of 33–63 blocks; fewer left over
+            // take the 32-state form, or below 9 the tiers below.
+            let rest = match Avx512Vbmi::detect() {
+                Some(wide_token) => {
+                    let left_over = blocks.len().wrapping_rem(avx512::AVX512_STATES);
+                    let wide = if left_over >= AVX512_MIN_BLOCKS {
+                        blocks.len()
+                    } else {
+                        blocks.len().wrapping_sub(left_over)
+                    };
+                    let (wide, rest) = blocks.split_at_mut(wide);
+                    avx512::permute(wide_token, wide);
+                    rest
+                }
+                None => blocks,
             };
-            let (wide, rest) = blocks.split_at_mut(wide);
-            avx512::permute(token, wide);
             if rest.len() >= AVX2_MIN_BLOCKS {
                 avx512::permute_narrow(token, rest);
                 return;
@@ -168,9 +175,9 @@ pub mod tiers {
 
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     fn avx512_x64(blocks: &mut [[u8; 25]]) {
-        match super::Avx512Gfni::detect() {
+        match super::Avx512Vbmi::detect() {
             Some(token) => super::avx512::permute(token, blocks),
-            None => avx2_x32(blocks),
+            None => avx512_x32(blocks),
         }
     }
 }
