@@ -173,17 +173,17 @@ pub(super) fn xor_masked<const K: usize>(dst: &mut [u8], sources: [&[u8]; K], ma
     }
 }
 
-/// Bytes in a half of [`xor_by_halves`].
+/// Bytes in the widest piece of [`xor_by_pieces`]: one SSE vector.
 const HALF: usize = 16;
 
 /// [`xor_words`] a [`WORD`] at a time, the sources' XOR ANDed with `mask`
 /// in every byte; a whole block (16 to 32 bytes, every source as long)
-/// goes by [`xor_by_halves`].
+/// goes by [`xor_by_pieces`].
 #[cfg_attr(target_pointer_width = "64", inline(always))]
 fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K], mask: u8) {
     let len = dst.len();
     if (HALF..=2 * HALF).contains(&len) && sources.iter().all(|source| source.len() >= len) {
-        xor_by_halves(dst, keep, sources, mask);
+        xor_by_pieces(dst, keep, sources, mask);
         return;
     }
     let word_mask = usize::from_ne_bytes([mask; WORD]);
@@ -215,36 +215,79 @@ fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K],
     }
 }
 
-/// [`xor_by_words`] on 16 to 32 bytes, every source at least as long, as
-/// two 16-byte halves that overlap in the middle (bytes `0..16` and
-/// `len − 16..len`): both are computed from the bytes as they were, then
-/// stored, so the overlap gets the same value twice. Each half is one
-/// vector load per source and one store, where words and a byte loop for
-/// the rest (4, 6 or 1 bytes of the 20-, 22- and 25-byte blocks) took
-/// several times as many instructions, for every block of a message.
+/// [`xor_by_words`] on a whole block (16 to 32 bytes, every source at
+/// least as long) in pieces that do not overlap, each an integer: 16 bytes
+/// (`u128`), then 8, 4, 2 and 1 as the length asks (a 25-byte block is
+/// 16 + 8 + 1, a 20-byte one 16 + 4), one load per source and one store
+/// each. The length is a constant where this inlines, so only its pieces
+/// remain. Integers, not byte arrays: with byte arrays (and with two
+/// 16-byte halves that overlapped, as before), LLVM built the pieces of a
+/// mask and of the next mask one byte above it from shared loads, by bytes
+/// and shifts: about 90 instructions per 25-byte block.
 #[inline(always)]
-fn xor_by_halves<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K], mask: u8) {
+fn xor_by_pieces<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K], mask: u8) {
     let len = dst.len();
-    let tail = len.saturating_sub(HALF);
-    let mut head = [0u8; HALF];
-    let mut rest = [0u8; HALF];
+    let mut at = 0;
+    while len.saturating_sub(at) >= HALF {
+        xor_piece::<HALF, K>(dst, at, keep, sources, mask);
+        at = at.saturating_add(HALF);
+    }
+    // Written out, not a loop over the sizes: LLVM did not unroll that.
+    if len.saturating_sub(at) >= 8 {
+        xor_piece::<8, K>(dst, at, keep, sources, mask);
+        at = at.saturating_add(8);
+    }
+    if len.saturating_sub(at) >= 4 {
+        xor_piece::<4, K>(dst, at, keep, sources, mask);
+        at = at.saturating_add(4);
+    }
+    if len.saturating_sub(at) >= 2 {
+        xor_piece::<2, K>(dst, at, keep, sources, mask);
+        at = at.saturating_add(2);
+    }
+    if len.saturating_sub(at) >= 1 {
+        xor_piece::<1, K>(dst, at, keep, sources, mask);
+    }
+}
+
+/// Bytes `at .. at + N` of `dst` (N = 1, 2, 4, 8 or 16) become
+/// `(sources…) & mask`, XORed with what they were where `keep` (a source
+/// shorter than that reads as zeros, which the callers rule out).
+#[inline(always)]
+fn xor_piece<const N: usize, const K: usize>(
+    dst: &mut [u8],
+    at: usize,
+    keep: bool,
+    sources: [&[u8]; K],
+    mask: u8,
+) {
+    let mut x = 0u128;
     for source in sources {
-        let (a, b) = (half_at(source, 0), half_at(source, tail));
-        head.iter_mut().zip(a).for_each(|(x, y)| *x ^= y);
-        rest.iter_mut().zip(b).for_each(|(x, y)| *x ^= y);
+        x ^= piece_at::<N>(source, at);
     }
-    head.iter_mut().for_each(|x| *x &= mask);
-    rest.iter_mut().for_each(|x| *x &= mask);
-    if keep {
-        let (a, b) = (half_at(dst, 0), half_at(dst, tail));
-        head.iter_mut().zip(a).for_each(|(x, y)| *x ^= y);
-        rest.iter_mut().zip(b).for_each(|(x, y)| *x ^= y);
+    x &= u128::from_ne_bytes([mask; 16]);
+    let to = dst
+        .get_mut(at..at.saturating_add(N))
+        .and_then(|piece| <&mut [u8; N]>::try_from(piece).ok());
+    if let Some(to) = to {
+        if keep {
+            x ^= piece_at::<N>(to.as_slice(), 0);
+        }
+        to.copy_from_slice(x.to_ne_bytes().get(..N).unwrap_or_default());
     }
-    if let Some(to) = dst.get_mut(..HALF) {
-        to.copy_from_slice(&head);
-    }
-    if let Some(to) = dst.get_mut(tail..) {
-        to.copy_from_slice(&rest);
+}
+
+/// Bytes `at .. at + N` of `bytes` (N = 1, 2, 4, 8 or 16) as the low bytes
+/// of an integer (zeros if `bytes` is shorter, which the callers rule out).
+#[inline(always)]
+fn piece_at<const N: usize>(bytes: &[u8], at: usize) -> u128 {
+    let piece = bytes.get(at..at.saturating_add(N)).unwrap_or_default();
+    match N {
+        16 => piece.try_into().map_or(0, u128::from_ne_bytes),
+        8 => piece.try_into().map_or(0, |b| u64::from_ne_bytes(b).into()),
+        4 => piece.try_into().map_or(0, |b| u32::from_ne_bytes(b).into()),
+        2 => piece.try_into().map_or(0, |b| u16::from_ne_bytes(b).into()),
+        _ => piece.first().copied().map_or(0, u128::from),
     }
 }
 
