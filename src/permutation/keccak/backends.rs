@@ -10,9 +10,13 @@
 //! - 32 states byte-sliced in AVX2 vectors (`avx2`), on x86-64
 //!   CPUs that have AVX2 (detected at run time);
 //! - on x86-64 CPUs that have AVX-512F, AVX-512VL, GFNI and AVX2 (detected
-//!   at run time; built by Rust 1.89 or newer), the same widths with GFNI
-//!   rotations and ternary logic (`avx512`): 32 states in 256-bit vectors
-//!   instead of AVX2's, and from 33 blocks 64 states in 512-bit vectors.
+//!   at run time; built by Rust 1.89 or newer), GFNI rotations and ternary
+//!   logic (`avx512`): 64 states in 512-bit vectors with VBMI byte-permute
+//!   transposes where the CPU has AVX-512 VBMI too (every such CPU so far:
+//!   Intel since Ice Lake, AMD since Zen 4), padded for a short batch (from
+//!   9 blocks it beats two SWAR passes, and from 9 to 32 the 32-state
+//!   forms: 0.52–0.56 µs against 0.54–0.61 µs on a Zen 4); else 32 states
+//!   in 256-bit vectors with AVX2's transposes.
 //!
 //! Every tier is bit-exact with the reference `keccak_f200` and runs in time
 //! independent of the states (only the public number of blocks picks a tier).
@@ -49,18 +53,11 @@ const SWAR_MIN_BLOCKS: usize = 2;
 /// From how many blocks the 32-state AVX2 form beats the narrower tiers: one
 /// AVX2 pass costs about 1.3 SWAR passes (0.81 µs against 0.62–0.80 µs for
 /// 8 blocks), so it wins once SWAR would need a second pass. The same bound
-/// serves its AVX-512VL + GFNI form where the CPU has it (8 blocks: 0.43 µs
-/// against 0.49 µs for SWAR, Zen 4).
+/// serves the AVX-512 forms where the CPU has them: a 64-state pass (VBMI),
+/// padded, costs 0.52–0.56 µs from 9 to 48 blocks, against 0.53 µs for one
+/// SWAR pass of 8 and 1.06 µs for two (Zen 4, minimum of 3,000 calls).
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 const AVX2_MIN_BLOCKS: usize = 9;
-
-/// From how many blocks the 64-state AVX-512 form takes over from the
-/// 32-state AVX-512VL one: once that would need a second pass. On a Zen 4,
-/// which splits 512-bit operations in two, both cost the same per state (33
-/// blocks: 0.74 µs against 0.75 µs; 256: 2.31 µs against 2.39 µs); llvm-mca
-/// estimates the 512-bit round 1.6× cheaper per state on an Ice Lake server.
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-const AVX512_MIN_BLOCKS: usize = 33;
 
 /// Keccak-f\[200\] of one block, by the fastest single-state form: one
 /// vector (`avx512_one`) on CPUs with AVX-512 VBMI and GFNI, else the
@@ -80,36 +77,16 @@ pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
 /// Keccak-f\[200\] of every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-    let blocks = match (blocks.len() >= AVX2_MIN_BLOCKS)
-        .then(Avx512Gfni::detect)
-        .flatten()
-    {
-        Some(token) => {
-            // Whole 64-state passes (where the CPU has VBMI for their
-            // transposes), and a last one of 33–63 blocks; fewer left over
-            // take the 32-state form, or below 9 the tiers below.
-            let rest = match Avx512Vbmi::detect() {
-                Some(wide_token) => {
-                    let left_over = blocks.len().wrapping_rem(avx512::AVX512_STATES);
-                    let wide = if left_over >= AVX512_MIN_BLOCKS {
-                        blocks.len()
-                    } else {
-                        blocks.len().wrapping_sub(left_over)
-                    };
-                    let (wide, rest) = blocks.split_at_mut(wide);
-                    avx512::permute(wide_token, wide);
-                    rest
-                }
-                None => blocks,
-            };
-            if rest.len() >= AVX2_MIN_BLOCKS {
-                avx512::permute_narrow(token, rest);
-                return;
-            }
-            rest
+    if blocks.len() >= AVX2_MIN_BLOCKS {
+        if let Some(token) = Avx512Vbmi::detect() {
+            avx512::permute(token, blocks);
+            return;
         }
-        None => blocks,
-    };
+        if let Some(token) = Avx512Gfni::detect() {
+            avx512::permute_narrow(token, blocks);
+            return;
+        }
+    }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
     if blocks.len() >= AVX2_MIN_BLOCKS {
         if let Some(token) = Avx2::detect() {

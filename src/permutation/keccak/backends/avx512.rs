@@ -52,7 +52,7 @@ use core::arch::x86_64::{
 use zeroize::Zeroize;
 
 /// How many states one AVX-512 pass permutes: the bytes of a vector.
-pub(super) const AVX512_STATES: usize = 64;
+const AVX512_STATES: usize = 64;
 
 /// Block size of Keccak-f\[200\].
 const BLOCK_BYTES: usize = 25;
@@ -636,8 +636,8 @@ unsafe fn permute_64(blocks: &mut [[u8; BLOCK_BYTES]; AVX512_STATES]) {
 
 /// Keccak-f\[200\] of every block, 64 states at a time. A last pass with
 /// fewer than 64 blocks fills up what it lacks with zero states (whose
-/// results are dropped) in a copy that is wiped after: the dispatcher sends
-/// such a pass only with 33–63 blocks.
+/// results are dropped) in a copy that is wiped after: from 9 blocks on
+/// that still beats the narrower tiers (see the dispatcher).
 pub(super) fn permute(_: Avx512Vbmi, blocks: &mut [[u8; BLOCK_BYTES]]) {
     let mut chunks = blocks.chunks_exact_mut(AVX512_STATES);
     for chunk in chunks.by_ref() {
