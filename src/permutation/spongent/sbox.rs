@@ -147,6 +147,28 @@ pub(super) fn sbox_ternary<W: Ternary, const COMPLEMENTED: bool>(
     }
 }
 
+/// [`sbox`] itself (true inputs, true outputs) in the eight gates of
+/// [`sbox_ternary`]: its plain form with the NOTs of outputs 1..3 folded
+/// into their truth tables. For kernels whose words hold nibbles of every
+/// quarter of the state, where no complemented form fits all of them.
+#[cfg(any(
+    all(test, target_pointer_width = "64"),
+    all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512)
+))]
+#[inline(always)]
+pub(super) fn sbox_ternary_true<W: Ternary>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
+    let u = x0.ternary::<0x78>(x1, x2);
+    let v = x0.ternary::<0x66>(x1, x2);
+    let w = x0.ternary::<0x6a>(x1, x2);
+    let m = x0.ternary::<0x5c>(x1, x2);
+    [
+        u.ternary::<0x96>(x1, x3),
+        u.ternary::<0x27>(v, x3),
+        v.ternary::<0x87>(u, x3),
+        w.ternary::<0x2d>(m, x3),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,6 +220,18 @@ mod tests {
                 sbox_ternary::<u32, true>(x),
                 sbox_complemented(x),
                 "complemented {x:?}"
+            );
+        }
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn true_ternary_sbox_is_the_sbox() {
+        for x in 0..16u8 {
+            assert_eq!(
+                sbox_ternary_true::<u32>(slices(x)),
+                sbox(slices(x)),
+                "{x:x}"
             );
         }
     }

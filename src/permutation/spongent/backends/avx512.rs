@@ -83,6 +83,9 @@
 // on those same small numbers. The tests run every group of both widths.
 #![allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
+// The 64-state tier for medium batches, in this module's words.
+pub(super) mod lanes;
+
 use super::super::super::cpu::Avx512Gfni;
 use super::super::sbox::{Bits, Ternary, sbox_ternary};
 use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};

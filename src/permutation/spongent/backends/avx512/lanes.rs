@@ -1,0 +1,560 @@
+//! Spongent-π\[160\] on up to 64 states with the state's eight 20-bit
+//! ranges in the lanes of 20 `zmm` words: the AVX-512 tier for medium
+//! batches (9 to 128 blocks), which the 256-state kernel of the parent
+//! module would run mostly empty at the same cost as a full call.
+//!
+//! # Layout
+//! Bit `p` of state `s` is bit `s` of lane `p / 20` of word `p mod 20`. So
+//! the four bits of nibble `k` (bits `4k .. 4k + 4`) sit in lane `k / 5` of
+//! the four words `4(k mod 5) ..`: a *slot* of four words holds one nibble
+//! of every lane, and one S-box circuit on a slot's words computes eight
+//! S-boxes of 64 states (the true S-box, [`sbox_ternary_true`]: no
+//! complemented quarters, which would differ between lanes).
+//!
+//! # The bit permutation
+//! Output bit `t` of nibble `k` goes to bit `40t + k`, that is to word
+//! `k mod 20` and lane `2t + k / 20`. With `k = 5l + s` (slot `s`, lane
+//! `l = m + 4h`), slot `s`'s outputs go to the words `5m + s` (`m` =
+//! 0..3), lane `2t + h` of word `5m + s` taking lane `m + 4h` of output
+//! `t`: four words to four words, eight qword permutes a slot (four
+//! `vpermt2q`, four `vshufi64x2`).
+//!
+//! # Getting in and out
+//! A block becomes a row vector whose lane `l` holds its bits
+//! `20l .. 20l + 20` (a masked 20-byte load, a `vpermb` that puts the
+//! three bytes holding them at the bottom of each lane, a shift by 0 or 4
+//! bits and a mask), and the 64 row vectors are transposed as 64 × 64 bit
+//! matrices in each lane: words 0..20 are the layout, the others zero. The
+//! way back is the same transpose, then per row two zero-masked `vpermb`s
+//! (the even lanes' bytes, the odd lanes' shifted by 4 bits) ORed into a
+//! 20-byte masked store. Nothing past the blocks is read or written.
+//!
+//! Nothing is indexed by the state and nothing branches on it: the round
+//! constants are masked XORs chosen by the public round counter.
+//!
+//! `unsafe` here is the intrinsics: [`permute_160`] takes the
+//! [`Avx512Vbmi`] token, which only run-time detection of AVX-512F, VL,
+//! BW, VBMI, GFNI and AVX2 gives (a superset of the parent module's
+//! features, which the shared words need).
+
+use super::super::super::super::cpu::Avx512Vbmi;
+use super::super::super::sbox::sbox_ternary_true;
+use super::super::super::{COUNTER_160, ROUNDS_160, next_counter};
+use super::super::soft64::Word;
+use super::Zmm;
+use core::arch::x86_64::{
+    __m512i, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512, _mm512_mask_permutexvar_epi8,
+    _mm512_mask_storeu_epi8, _mm512_mask_xor_epi64, _mm512_maskz_loadu_epi8,
+    _mm512_permutex2var_epi64, _mm512_set_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
+    _mm512_shuffle_i64x2, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
+};
+use zeroize::Zeroize;
+
+/// States one call permutes: the bits of a 64-bit lane.
+pub(in super::super) const STATES: usize = 64;
+
+/// Words of the layout: 160 bits in eight lanes of 20.
+const WORDS: usize = 20;
+
+/// Bytes of a block.
+const BLOCK_BYTES: usize = 20;
+
+/// Blocks in a transposition group: eight, so that one byte of each is a
+/// qword and one bit of each is a byte.
+const GROUP: usize = 8;
+
+/// Bytes of a group of blocks.
+const GROUP_BYTES: usize = GROUP * BLOCK_BYTES;
+
+/// Bytes of a 512-bit vector, and of the windows a group is read in: two
+/// whole ones and one of 32 bytes.
+const WINDOW: usize = 64;
+
+/// The windows of a group.
+const WINDOWS: usize = 3;
+
+/// The bytes of a group's windows (the last one is 32 bytes long).
+const WINDOW_MASKS: [u64; WINDOWS] = [u64::MAX, u64::MAX, (1 << 32) - 1];
+
+/// Vectors per group after the first stage: bytes 0–7, 8–15 and 16–19 of
+/// the eight blocks, qword `r` of vector `m` holding byte `8m + r` of each.
+const STAGE_VECTORS: usize = 3;
+
+/// The group byte that byte `d` of stage vector `m` holds: byte `8m + r`
+/// of block `k` (`d = 8r + k`); past the block (`8m + r` ≥ 20) its last
+/// byte, whose copy is ignored.
+// `const fn`s cannot use iterators: the counters stay below 160, so the
+// arithmetic cannot overflow, and the tables are evaluated at compile time
+// (an out-of-bounds index fails the build).
+#[allow(clippy::arithmetic_side_effects)]
+const fn group_byte(m: usize, d: usize) -> usize {
+    let (r, k) = (d / GROUP, d % GROUP);
+    let byte = GROUP * m + r;
+    BLOCK_BYTES * k
+        + if byte < BLOCK_BYTES {
+            byte
+        } else {
+            BLOCK_BYTES - 1
+        }
+}
+
+/// `vpermb` indices (the byte within its window of [`group_byte`]) and
+/// per-window byte masks of the first stage.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#[allow(clippy::cast_possible_truncation)] // Below 64.
+const fn gather_tables() -> (
+    [[u8; WINDOW]; STAGE_VECTORS],
+    [[u64; WINDOWS]; STAGE_VECTORS],
+) {
+    let mut indices = [[0u8; WINDOW]; STAGE_VECTORS];
+    let mut masks = [[0u64; WINDOWS]; STAGE_VECTORS];
+    let mut m = 0;
+    while m < STAGE_VECTORS {
+        let mut d = 0;
+        while d < WINDOW {
+            let byte = group_byte(m, d);
+            indices[m][d] = (byte % WINDOW) as u8;
+            masks[m][byte / WINDOW] |= 1 << d;
+            d += 1;
+        }
+        m += 1;
+    }
+    (indices, masks)
+}
+
+/// `vpermb` indices and byte masks of the first stage reversed: byte `i`
+/// of window `w` of a group, byte `j` of block `k`, comes from byte
+/// `8(j mod 8) + k` of stage vector `j / 8`.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#[allow(clippy::cast_possible_truncation)] // Below 64.
+const fn scatter_tables() -> ([[u8; WINDOW]; WINDOWS], [[u64; STAGE_VECTORS]; WINDOWS]) {
+    let mut indices = [[0u8; WINDOW]; WINDOWS];
+    let mut masks = [[0u64; STAGE_VECTORS]; WINDOWS];
+    let mut s = 0;
+    while s < GROUP_BYTES {
+        let (k, j) = (s / BLOCK_BYTES, s % BLOCK_BYTES);
+        indices[s / WINDOW][s % WINDOW] = (GROUP * (j % GROUP) + k) as u8;
+        masks[s / WINDOW][j / GROUP] |= 1 << (s % WINDOW);
+        s += 1;
+    }
+    (indices, masks)
+}
+
+/// [`gather_tables`], evaluated once.
+const GATHER: (
+    [[u8; WINDOW]; STAGE_VECTORS],
+    [[u64; WINDOWS]; STAGE_VECTORS],
+) = gather_tables();
+/// [`scatter_tables`], evaluated once.
+const SCATTER: ([[u8; WINDOW]; WINDOWS], [[u64; STAGE_VECTORS]; WINDOWS]) = scatter_tables();
+
+/// The `vgf2p8affineqb` operand that, with a qword of data as the matrix,
+/// transposes it as an 8 × 8 bit matrix up to reversals: output byte `i`,
+/// bit `j` is bit `7 − i` of input byte `7 − j`. Its own inverse.
+const BIT_TRANSPOSE: i64 = i64::from_le_bytes([0x80, 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01]);
+
+/// Where state bit `p` is after the third stage: byte column `p / 8`, and
+/// in each qword (eight states) byte `7 − p mod 8`.
+#[allow(clippy::arithmetic_side_effects)]
+const fn column_of(p: usize) -> (usize, usize) {
+    (p / GROUP, GROUP - 1 - p % GROUP)
+}
+
+/// `vpermb` indices and masks of the last stage, for every word `j`: lane
+/// `l` of word `j` is state bit `p = 20l + j` (its eight bytes from the
+/// eight qwords of byte column `p / 8`); `[j][c]` masks the lanes that come
+/// from column `c`.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#[allow(clippy::cast_possible_truncation)] // Below 64.
+const fn word_tables() -> ([[u8; WINDOW]; WORDS], [[u64; BLOCK_BYTES]; WORDS]) {
+    let mut indices = [[0u8; WINDOW]; WORDS];
+    let mut masks = [[0u64; BLOCK_BYTES]; WORDS];
+    let mut j = 0;
+    while j < WORDS {
+        let mut d = 0;
+        while d < WINDOW {
+            let (lane, g) = (d / GROUP, d % GROUP);
+            let (column, byte) = column_of(WORDS * lane + j);
+            indices[j][d] = (GROUP * g + byte) as u8;
+            masks[j][column] |= 1 << d;
+            d += 1;
+        }
+        j += 1;
+    }
+    (indices, masks)
+}
+
+/// The last stage reversed: byte `8g + byte` of column `c` (state bit
+/// `p = 8c + 7 − byte`) comes from byte `8(p / 20) + g` of word `p mod 20`;
+/// `[c][j]` masks the bytes that come from word `j`.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#[allow(clippy::cast_possible_truncation)] // Below 64.
+const fn column_tables() -> ([[u8; WINDOW]; BLOCK_BYTES], [[u64; WORDS]; BLOCK_BYTES]) {
+    let mut indices = [[0u8; WINDOW]; BLOCK_BYTES];
+    let mut masks = [[0u64; WORDS]; BLOCK_BYTES];
+    let mut c = 0;
+    while c < BLOCK_BYTES {
+        let mut d = 0;
+        while d < WINDOW {
+            let (g, byte) = (d / GROUP, d % GROUP);
+            let p = GROUP * c + GROUP - 1 - byte;
+            indices[c][d] = (GROUP * (p / WORDS) + g) as u8;
+            masks[c][p % WORDS] |= 1 << d;
+            d += 1;
+        }
+        c += 1;
+    }
+    (indices, masks)
+}
+
+/// [`word_tables`], evaluated once.
+const TO_WORDS: ([[u8; WINDOW]; WORDS], [[u64; BLOCK_BYTES]; WORDS]) = word_tables();
+/// [`column_tables`], evaluated once.
+const TO_COLUMNS: ([[u8; WINDOW]; BLOCK_BYTES], [[u64; WORDS]; BLOCK_BYTES]) = column_tables();
+
+/// Loads a 64-byte table.
+///
+/// # Safety
+/// AVX-512F must be available.
+#[inline(always)]
+unsafe fn table(bytes: &[u8; 64]) -> __m512i {
+    // SAFETY: the reference makes the 64 bytes readable; the load is
+    // unaligned; AVX-512F is available (the caller's contract).
+    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+}
+
+/// Transposes eight vectors of eight qwords: qword `q` of output `p` is
+/// qword `p` of input `q` (its own inverse).
+///
+/// # Safety
+/// AVX-512F must be available.
+#[inline(always)]
+unsafe fn transpose_qwords(x: [__m512i; 8]) -> [__m512i; 8] {
+    // SAFETY: AVX-512F is available (the caller's contract), here and in
+    // the blocks below.
+    let t = unsafe {
+        [
+            _mm512_unpacklo_epi64(x[0], x[1]),
+            _mm512_unpackhi_epi64(x[0], x[1]),
+            _mm512_unpacklo_epi64(x[2], x[3]),
+            _mm512_unpackhi_epi64(x[2], x[3]),
+            _mm512_unpacklo_epi64(x[4], x[5]),
+            _mm512_unpackhi_epi64(x[4], x[5]),
+            _mm512_unpacklo_epi64(x[6], x[7]),
+            _mm512_unpackhi_epi64(x[6], x[7]),
+        ]
+    };
+    // SAFETY: as above.
+    let (even, odd) = unsafe {
+        (
+            _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0),
+            _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2),
+        )
+    };
+    // SAFETY: as above.
+    let u = unsafe {
+        [
+            _mm512_permutex2var_epi64(t[0], even, t[2]),
+            _mm512_permutex2var_epi64(t[1], even, t[3]),
+            _mm512_permutex2var_epi64(t[0], odd, t[2]),
+            _mm512_permutex2var_epi64(t[1], odd, t[3]),
+            _mm512_permutex2var_epi64(t[4], even, t[6]),
+            _mm512_permutex2var_epi64(t[5], even, t[7]),
+            _mm512_permutex2var_epi64(t[4], odd, t[6]),
+            _mm512_permutex2var_epi64(t[5], odd, t[7]),
+        ]
+    };
+    // SAFETY: as above.
+    unsafe {
+        [
+            _mm512_shuffle_i64x2::<0x44>(u[0], u[4]),
+            _mm512_shuffle_i64x2::<0x44>(u[1], u[5]),
+            _mm512_shuffle_i64x2::<0x44>(u[2], u[6]),
+            _mm512_shuffle_i64x2::<0x44>(u[3], u[7]),
+            _mm512_shuffle_i64x2::<0xee>(u[0], u[4]),
+            _mm512_shuffle_i64x2::<0xee>(u[1], u[5]),
+            _mm512_shuffle_i64x2::<0xee>(u[2], u[6]),
+            _mm512_shuffle_i64x2::<0xee>(u[3], u[7]),
+        ]
+    }
+}
+
+/// Up to 64 blocks (missing ones read as zero) as the 20 words of the
+/// layout, in four stages: per group of eight blocks, masked `vpermb`s
+/// gather each byte column of the eight into a qword; 8 × 8 qword
+/// transposes make byte column `c` of all 64 blocks one vector; a
+/// `vgf2p8affineqb` per column turns each qword (eight states' bytes) into
+/// eight bytes of state bits ([`BIT_TRANSPOSE`]); masked `vpermb`s gather
+/// each word's lanes from their columns.
+///
+/// # Safety
+/// AVX-512F, AVX-512BW, AVX-512 VBMI and GFNI must be available.
+#[inline(always)]
+unsafe fn blocks_to_words(blocks: &[[u8; BLOCK_BYTES]]) -> [Zmm; WORDS] {
+    // SAFETY: the features are available (the caller's contract); each
+    // masked load reads only bytes of `blocks` (so for every block in this
+    // function).
+    let zero = unsafe { _mm512_setzero_si512() };
+    let (gather_indices, gather_masks) = GATHER;
+    // SAFETY: as at the top of this function.
+    let index = gather_indices.map(|bytes| unsafe { table(&bytes) });
+    let mut stage = [[zero; GROUP]; STAGE_VECTORS];
+    let flat = blocks.as_flattened();
+    for g in 0..GROUP {
+        let start = g.wrapping_mul(GROUP_BYTES);
+        let windows: [__m512i; WINDOWS] = core::array::from_fn(|w| {
+            let at = start.wrapping_add(w.wrapping_mul(WINDOW));
+            let available = flat.len().saturating_sub(at);
+            let wanted = WINDOW_MASKS.get(w).copied().unwrap_or(0);
+            // The bytes of the window that exist: none past the blocks.
+            let mask = if available >= WINDOW {
+                wanted
+            } else {
+                wanted & ((1u64 << available) - 1)
+            };
+            match flat.get(at..) {
+                // SAFETY: as at the top of this function.
+                Some(rest) if mask != 0 => unsafe {
+                    _mm512_maskz_loadu_epi8(mask, rest.as_ptr().cast())
+                },
+                _ => zero,
+            }
+        });
+        for ((vectors, index), masks) in stage.iter_mut().zip(&index).zip(&gather_masks) {
+            let mut gathered = zero;
+            for (window, mask) in windows.iter().zip(masks) {
+                // SAFETY: as at the top of this function.
+                gathered =
+                    unsafe { _mm512_mask_permutexvar_epi8(gathered, *mask, *index, *window) };
+            }
+            if let Some(vector) = vectors.get_mut(g) {
+                *vector = gathered;
+            }
+        }
+    }
+    let mut columns = [zero; BLOCK_BYTES + 4];
+    for (m, vectors) in stage.into_iter().enumerate() {
+        // SAFETY: as at the top of this function.
+        let transposed = unsafe { transpose_qwords(vectors) };
+        let start = m.wrapping_mul(GROUP);
+        if let Some(to) = columns
+            .get_mut(start..)
+            .and_then(|rest| rest.first_chunk_mut::<GROUP>())
+        {
+            *to = transposed;
+        }
+    }
+    // SAFETY: as at the top of this function.
+    let bits = unsafe { _mm512_set1_epi64(BIT_TRANSPOSE) };
+    let columns: [__m512i; BLOCK_BYTES] = core::array::from_fn(|c| {
+        let column = columns.get(c).copied().unwrap_or(zero);
+        // SAFETY: as at the top of this function.
+        unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(bits, column) }
+    });
+    let (word_indices, word_masks) = TO_WORDS;
+    core::array::from_fn(|j| {
+        let (Some(index), Some(masks)) = (word_indices.get(j), word_masks.get(j)) else {
+            return Zmm(zero);
+        };
+        // SAFETY: as at the top of this function.
+        let index = unsafe { table(index) };
+        let mut word = zero;
+        for (column, mask) in columns.iter().zip(masks) {
+            if *mask != 0 {
+                // SAFETY: as at the top of this function.
+                word = unsafe { _mm512_mask_permutexvar_epi8(word, *mask, index, *column) };
+            }
+        }
+        Zmm(word)
+    })
+}
+
+/// [`blocks_to_words`] reversed: the 20 words back into the blocks (only
+/// the bytes of `blocks` are written).
+///
+/// # Safety
+/// AVX-512F, AVX-512BW, AVX-512 VBMI and GFNI must be available.
+#[inline(always)]
+unsafe fn words_to_blocks(words: &[Zmm; WORDS], blocks: &mut [[u8; BLOCK_BYTES]]) {
+    // SAFETY: the features are available (the caller's contract); each
+    // masked store writes only bytes of `blocks` (so for every block in
+    // this function).
+    let zero = unsafe { _mm512_setzero_si512() };
+    let (column_indices, column_masks) = TO_COLUMNS;
+    // SAFETY: as at the top of this function.
+    let bits = unsafe { _mm512_set1_epi64(BIT_TRANSPOSE) };
+    let columns: [__m512i; BLOCK_BYTES] = core::array::from_fn(|c| {
+        let (Some(index), Some(masks)) = (column_indices.get(c), column_masks.get(c)) else {
+            return zero;
+        };
+        // SAFETY: as at the top of this function.
+        let index = unsafe { table(index) };
+        let mut column = zero;
+        for (word, mask) in words.iter().zip(masks) {
+            if *mask != 0 {
+                // SAFETY: as at the top of this function.
+                column = unsafe { _mm512_mask_permutexvar_epi8(column, *mask, index, word.0) };
+            }
+        }
+        // SAFETY: as at the top of this function.
+        unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(bits, column) }
+    });
+    let mut stage = [[zero; GROUP]; STAGE_VECTORS];
+    for (m, vectors) in stage.iter_mut().enumerate() {
+        let start = m.wrapping_mul(GROUP);
+        let from: [__m512i; GROUP] =
+            core::array::from_fn(|r| columns.get(start.wrapping_add(r)).copied().unwrap_or(zero));
+        // SAFETY: as at the top of this function.
+        *vectors = unsafe { transpose_qwords(from) };
+    }
+    let (scatter_indices, scatter_masks) = SCATTER;
+    // SAFETY: as at the top of this function.
+    let index = scatter_indices.map(|bytes| unsafe { table(&bytes) });
+    let flat = blocks.as_flattened_mut();
+    for g in 0..GROUP {
+        let start = g.wrapping_mul(GROUP_BYTES);
+        for (w, (index, masks)) in index.iter().zip(&scatter_masks).enumerate() {
+            let mut window = zero;
+            for (vectors, mask) in stage.iter().zip(masks) {
+                let source = vectors.get(g).copied().unwrap_or(zero);
+                // SAFETY: as at the top of this function.
+                window = unsafe { _mm512_mask_permutexvar_epi8(window, *mask, *index, source) };
+            }
+            let at = start.wrapping_add(w.wrapping_mul(WINDOW));
+            let available = flat.len().saturating_sub(at);
+            let wanted = WINDOW_MASKS.get(w).copied().unwrap_or(0);
+            let mask = if available >= WINDOW {
+                wanted
+            } else {
+                wanted & ((1u64 << available) - 1)
+            };
+            if let (Some(rest), true) = (flat.get_mut(at..), mask != 0) {
+                // SAFETY: as at the top of this function.
+                unsafe { _mm512_mask_storeu_epi8(rest.as_mut_ptr().cast(), mask, window) };
+            }
+        }
+    }
+}
+
+/// Lane `m + 4h` of output `t` of a slot's S-boxes to lane `2t + h` of
+/// output word `m` (see the module documentation).
+///
+/// # Safety
+/// AVX-512F must be available.
+#[inline(always)]
+unsafe fn bit_permutation([y0, y1, y2, y3]: [Zmm; 4]) -> [Zmm; 4] {
+    // SAFETY: AVX-512F is available (the caller's contract), here and in
+    // the block below.
+    let (low, high) = unsafe {
+        (
+            _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0),
+            _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2),
+        )
+    };
+    // SAFETY: as above.
+    unsafe {
+        // Lanes m and m + 4 of two outputs side by side, for m = 0, 1
+        // (`low`) and 2, 3 (`high`).
+        let a_low = _mm512_permutex2var_epi64(y0.0, low, y1.0);
+        let b_low = _mm512_permutex2var_epi64(y2.0, low, y3.0);
+        let a_high = _mm512_permutex2var_epi64(y0.0, high, y1.0);
+        let b_high = _mm512_permutex2var_epi64(y2.0, high, y3.0);
+        [
+            Zmm(_mm512_shuffle_i64x2::<0x44>(a_low, b_low)),
+            Zmm(_mm512_shuffle_i64x2::<0xee>(a_low, b_low)),
+            Zmm(_mm512_shuffle_i64x2::<0x44>(a_high, b_high)),
+            Zmm(_mm512_shuffle_i64x2::<0xee>(a_high, b_high)),
+        ]
+    }
+}
+
+/// One round: the round constant (counter bit `k` into bit `k`, lane 0 of
+/// word `k`, and into bit 159 − `k`, lane 7 of word 19 − `k`), then the
+/// S-boxes of every slot and the bit permutation.
+///
+/// # Safety
+/// AVX-512F must be available.
+#[inline(always)]
+unsafe fn round(words: [Zmm; WORDS], counter: u8) -> [Zmm; WORDS] {
+    let mut x = words;
+    // SAFETY: AVX-512F is available (the caller's contract).
+    let ones = unsafe { _mm512_set1_epi64(-1) };
+    for k in 0..7 {
+        let bit = (counter >> k) & 1;
+        let (low, high) = (k, WORDS.wrapping_sub(1).wrapping_sub(k));
+        if let Some(word) = x.get_mut(low) {
+            // SAFETY: as above.
+            *word = Zmm(unsafe { _mm512_mask_xor_epi64(word.0, bit, word.0, ones) });
+        }
+        if let Some(word) = x.get_mut(high) {
+            // SAFETY: as above.
+            *word = Zmm(unsafe { _mm512_mask_xor_epi64(word.0, bit << 7, word.0, ones) });
+        }
+    }
+    let mut out = [Zmm::zero(); WORDS];
+    for (slot, nibble) in x.chunks_exact(4).enumerate() {
+        if let &[x0, x1, x2, x3] = nibble {
+            // SAFETY: as above.
+            let moved = unsafe { bit_permutation(sbox_ternary_true([x0, x1, x2, x3])) };
+            for (m, word) in moved.into_iter().enumerate() {
+                if let Some(to) = out.get_mut(m.wrapping_mul(5).wrapping_add(slot)) {
+                    *to = word;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Spongent-π\[160\] on up to 64 blocks (missing states are zero, and
+/// nothing is written for them).
+///
+/// # Safety
+/// AVX2, AVX-512F, AVX-512VL, AVX-512BW, AVX-512 VBMI and GFNI must be
+/// available.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512vbmi,gfni")]
+unsafe fn permute_x64(blocks: &mut [[u8; BLOCK_BYTES]]) {
+    // SAFETY: the features are available (the caller's contract), all the
+    // helpers need.
+    let mut words = unsafe { blocks_to_words(blocks) };
+    let mut counter = COUNTER_160;
+    for _ in 0..ROUNDS_160 {
+        // SAFETY: as above.
+        words = unsafe { round(words, counter) };
+        counter = next_counter(counter);
+    }
+    // SAFETY: as above.
+    unsafe { words_to_blocks(&words, blocks) };
+    words.zeroize();
+}
+
+/// Spongent-π\[160\] on every block, 64 at a time.
+pub(in super::super) fn permute_160(_: Avx512Vbmi, blocks: &mut [[u8; BLOCK_BYTES]]) {
+    for chunk in blocks.chunks_mut(STATES) {
+        // SAFETY: the token exists only if all those features were
+        // detected at run time.
+        unsafe { permute_x64(chunk) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permutation::backend_check::{avx512_vbmi_or_fail, check};
+    use crate::permutation::spongent_pi_160;
+
+    /// Named `vbmi` so that CI runs it with the Miri that emulates `vpermb`.
+    #[test]
+    fn avx512_vbmi_lanes_matches_the_reference() {
+        if let Some(token) = avx512_vbmi_or_fail() {
+            check(
+                "AVX-512 lanes Spongent-π[160]",
+                STATES,
+                spongent_pi_160,
+                |blocks| {
+                    permute_160(token, blocks);
+                },
+            );
+        }
+    }
+}
