@@ -53,6 +53,15 @@ pub(crate) const RUN_BLOCKS: usize = if cfg!(target_pointer_width = "64") {
 /// (and wiping) a full run would cost more than the permutations.
 const SHORT_RUN: usize = 8;
 
+/// Run length for sealing a medium message where the permutation has a
+/// narrow kernel of this many blocks ([`Permutation::narrow_batch`]).
+const MEDIUM_RUN: usize = 64;
+
+/// Permutations a medium message may need at most: three runs of
+/// [`MEDIUM_RUN`], three narrow calls where [`RUN_BLOCKS`] would take two
+/// wide ones (keystream, then tag terms) that each cost about two.
+const MEDIUM_PERMUTATIONS: usize = 3 * MEDIUM_RUN;
+
 /// Bytes of mask window a call needs to fill runs of `run_blocks`: the
 /// masks of the blocks whose tag terms are queued after their keystream
 /// (up to a run), of the next run, and a block with its lookahead.
@@ -66,6 +75,25 @@ pub(crate) const fn window_for(run_blocks: usize) -> usize {
 pub(crate) fn is_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
     RUN_BLOCKS > SHORT_RUN
         && associated_data_len.saturating_add(message_len) < SHORT_RUN.saturating_mul(P::BLOCK_SIZE)
+}
+
+/// Whether sealing takes [`MEDIUM_RUN`]-block runs: not short, the
+/// permutation has a narrow kernel of that width, and the keystream, the
+/// tag terms of the message and those of the nonce and AD fit in
+/// [`MEDIUM_PERMUTATIONS`]. (Opening does its terms and keystream in one
+/// wide run, which narrow runs would not beat.)
+fn is_medium<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
+    let message_blocks = message_len.div_ceil(P::BLOCK_SIZE);
+    let header_blocks = associated_data_len
+        .saturating_add(NONCE_SIZE)
+        .saturating_add(1)
+        .div_ceil(P::BLOCK_SIZE);
+    RUN_BLOCKS > MEDIUM_RUN
+        && message_blocks
+            .saturating_mul(2)
+            .saturating_add(header_blocks)
+            <= MEDIUM_PERMUTATIONS
+        && P::narrow_batch() == Some(MEDIUM_RUN)
 }
 
 /// Runs `call` to its end on a run of its own.
@@ -100,6 +128,13 @@ pub(crate) fn encrypt<P: Permutation>(
         sequential::seal::<P>(expanded_key, nonce, associated_data, buffer)
     } else if is_short::<P>(associated_data.len(), buffer.len()) {
         seal_with::<P, SHORT_RUN, { window_for(SHORT_RUN) }>(
+            expanded_key,
+            nonce,
+            associated_data,
+            buffer,
+        )
+    } else if is_medium::<P>(associated_data.len(), buffer.len()) {
+        seal_with::<P, MEDIUM_RUN, { window_for(MEDIUM_RUN) }>(
             expanded_key,
             nonce,
             associated_data,
@@ -244,6 +279,56 @@ mod tests {
         // 40 bytes: two keystream blocks, three tag terms (the padding
         // block among them) and the tag, one at a time.
         assert_eq!(steps::<Spongent160, 1>(true, 40), 6);
+    }
+
+    /// Sealing in medium runs gives the ciphertext and tag of the wide
+    /// runs, for message lengths across the medium bound (and short ones)
+    /// with three AD lengths; and a 1,500-byte Dumbo message takes three
+    /// medium runs and the tag's step, where wide runs take two and the tag.
+    /// (64-bit targets: firmware's runs are one block; under Miri, fewer
+    /// lengths.)
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn medium_runs_seal_as_wide_runs() {
+        const M: usize = MEDIUM_RUN;
+        const N: usize = RUN_BLOCKS;
+        let key = [0x3c; 20];
+        let nonce = *b"medium nonce";
+        let (ad_lens, message_lens): (&[usize], Vec<usize>) = if cfg!(miri) {
+            (&[5], vec![1_500])
+        } else {
+            let lens = (0..2_400).step_by(97).chain([1_280, 1_500, 1_900]);
+            (&[0, 5, 40], lens.collect())
+        };
+        for &ad_len in ad_lens {
+            let ad: Vec<u8> = (0..ad_len).map(|i| i.to_le_bytes()[0]).collect();
+            for &message_len in &message_lens {
+                let message: Vec<u8> = (0..message_len).map(|i| (i * 7).to_le_bytes()[0]).collect();
+                let (mut medium, mut wide) = (message.clone(), message.clone());
+                let medium_tag = seal_with::<Spongent160, M, { window_for(M) }>(
+                    &key,
+                    &nonce,
+                    &ad,
+                    medium.as_mut_slice().into(),
+                );
+                let wide_tag = seal_with::<Spongent160, N, { window_for(N) }>(
+                    &key,
+                    &nonce,
+                    &ad,
+                    wide.as_mut_slice().into(),
+                );
+                assert_eq!(medium, wide, "{message_len} B, AD {ad_len} B");
+                assert_eq!(medium_tag, wide_tag, "{message_len} B, AD {ad_len} B");
+            }
+        }
+        assert_eq!(
+            steps_in::<Spongent160, M, { window_for(M) }>(true, 1_500),
+            4
+        );
+        assert_eq!(
+            steps_in::<Spongent160, N, { window_for(N) }>(true, 1_500),
+            3
+        );
     }
 
     /// A long message's runs are full: sealing queues keystream before the

@@ -68,6 +68,16 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
         }
     }
 
+    /// The most blocks a batch may have and still cost one call of this
+    /// permutation's narrowest vector kernel on this CPU, if that kernel is
+    /// much cheaper than the widest (`None` where it is not): the mode seals
+    /// a medium message in runs of that many blocks then.
+    #[doc(hidden)]
+    #[must_use]
+    fn narrow_batch() -> Option<usize> {
+        None
+    }
+
     /// Where the byte that the mask LFSR φ appends comes from: the offsets,
     /// within `mask_i`, of the three bytes it is computed from (see
     /// [`Self::feedback_lanes`]).
@@ -156,6 +166,10 @@ impl Permutation for Spongent160 {
 
     fn permute_batch(blocks: &mut [Self::Block]) {
         spongent::backends::permute_160(blocks);
+    }
+
+    fn narrow_batch() -> Option<usize> {
+        spongent::backends::narrow_batch_160()
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {

@@ -68,6 +68,15 @@ const AVX2_MIN: usize = 65;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
 const AVX512_MIN: usize = 9;
 
+/// From this many blocks, the 64-state AVX-512 kernel with the state's
+/// bit ranges in the lanes: one call (1.86 µs) would beat the `pext`
+/// single state a block (0.56 µs each) from 4 blocks, but short calls (runs
+/// of up to 8 blocks) would then go 6.4 KiB deep, past their stack clearing
+/// (`scrub::SHORT_CALL`, 6 KiB; `tests/stack_secrets.rs` finds it), so it
+/// starts where the 256-state kernel did.
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+const AVX512_LANES_MIN: usize = AVX512_MIN;
+
 /// Up to this many blocks, one call of the 64-state AVX-512 kernel with
 /// the state's bit ranges in the lanes (`avx512::lanes`, Spongent-π\[160\]
 /// only) beats one of the 256-state kernel: 1.86–1.89 µs against
@@ -78,6 +87,13 @@ const AVX512_LANES_MAX: usize = 64;
 
 /// Spongent-π\[160\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    if (AVX512_LANES_MIN..=AVX512_LANES_MAX).contains(&blocks.len()) {
+        if let Some(token) = Avx512Vbmi::detect() {
+            avx512::lanes::permute_160(token, blocks);
+            return;
+        }
+    }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
     if blocks.len() <= ONE_STATE_MAX_PEXT_160 {
         if let Some(token) = FastPext::detect() {
@@ -89,12 +105,6 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
     }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     if blocks.len() >= AVX512_MIN {
-        if blocks.len() <= AVX512_LANES_MAX {
-            if let Some(token) = Avx512Vbmi::detect() {
-                avx512::lanes::permute_160(token, blocks);
-                return;
-            }
-        }
         if let Some(token) = Avx512Gfni::detect() {
             avx512::permute_160(token, blocks);
             return;
@@ -113,6 +123,17 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
         return;
     }
     blocks.iter_mut().for_each(permute_one_160);
+}
+
+/// The batch that one call of the 64-state AVX-512 kernel serves, where
+/// the CPU has it (see [`crate::Permutation::narrow_batch`]): a call costs
+/// about half of the 256-state kernel's.
+pub(in crate::permutation) fn narrow_batch_160() -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    if Avx512Vbmi::detect().is_some() {
+        return Some(AVX512_LANES_MAX);
+    }
+    None
 }
 
 /// Spongent-π\[176\] on every block of `blocks`, each independently.
