@@ -13,10 +13,9 @@
 //!   at run time; built by Rust 1.89 or newer), GFNI rotations and ternary
 //!   logic (`avx512`): 64 states in 512-bit vectors with VBMI byte-permute
 //!   transposes where the CPU has AVX-512 VBMI too (every such CPU so far:
-//!   Intel since Ice Lake, AMD since Zen 4), padded for a short batch (from
-//!   9 blocks it beats two SWAR passes, and from 9 to 32 the 32-state
-//!   forms: 0.52–0.56 µs against 0.54–0.61 µs on a Zen 4); else 32 states
-//!   in 256-bit vectors with AVX2's transposes.
+//!   Intel since Ice Lake, AMD since Zen 4), for whole passes and a last
+//!   one of 33–63 blocks; 32 states in 256-bit vectors with AVX2's
+//!   transposes for 9–32 blocks left over (all of a batch without VBMI).
 //!
 //! Every tier is bit-exact with the reference `keccak_f200` and runs in time
 //! independent of the states (only the public number of blocks picks a tier).
@@ -53,11 +52,17 @@ const SWAR_MIN_BLOCKS: usize = 2;
 /// From how many blocks the 32-state AVX2 form beats the narrower tiers: one
 /// AVX2 pass costs about 1.3 SWAR passes (0.81 µs against 0.62–0.80 µs for
 /// 8 blocks), so it wins once SWAR would need a second pass. The same bound
-/// serves the AVX-512 forms where the CPU has them: a 64-state pass (VBMI),
-/// padded, costs 0.52–0.56 µs from 9 to 48 blocks, against 0.53 µs for one
-/// SWAR pass of 8 and 1.06 µs for two (Zen 4, minimum of 3,000 calls).
+/// serves its AVX-512VL + GFNI form where the CPU has it (9 blocks: 0.34 µs
+/// against 0.92 µs for two SWAR passes, Zen 4).
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 const AVX2_MIN_BLOCKS: usize = 9;
+
+/// From how many blocks left over the 64-state AVX-512 form (VBMI) takes
+/// over from the 32-state AVX-512VL one: once that would need a second
+/// pass (Zen 4, minimum of 3,000 calls: 33 blocks 0.50 µs padded against
+/// 0.58 µs; 32 blocks 0.27 µs in one 32-state pass against 0.51 µs).
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+const AVX512_MIN_BLOCKS: usize = 33;
 
 /// Keccak-f\[200\] of one block, by the fastest single-state form: one
 /// vector (`avx512_one`) on CPUs with AVX-512 VBMI and GFNI, else the
@@ -77,16 +82,36 @@ pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
 /// Keccak-f\[200\] of every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-    if blocks.len() >= AVX2_MIN_BLOCKS {
-        if let Some(token) = Avx512Vbmi::detect() {
-            avx512::permute(token, blocks);
-            return;
+    let blocks = match (blocks.len() >= AVX2_MIN_BLOCKS)
+        .then(Avx512Gfni::detect)
+        .flatten()
+    {
+        Some(token) => {
+            // Whole 64-state passes (where the CPU has VBMI for their
+            // transposes), and a last one of 33–63 blocks; fewer left over
+            // take the 32-state form, or below 9 the tiers below.
+            let rest = match Avx512Vbmi::detect() {
+                Some(wide_token) => {
+                    let left_over = blocks.len().wrapping_rem(avx512::AVX512_STATES);
+                    let wide = if left_over >= AVX512_MIN_BLOCKS {
+                        blocks.len()
+                    } else {
+                        blocks.len().wrapping_sub(left_over)
+                    };
+                    let (wide, rest) = blocks.split_at_mut(wide);
+                    avx512::permute(wide_token, wide);
+                    rest
+                }
+                None => blocks,
+            };
+            if rest.len() >= AVX2_MIN_BLOCKS {
+                avx512::permute_narrow(token, rest);
+                return;
+            }
+            rest
         }
-        if let Some(token) = Avx512Gfni::detect() {
-            avx512::permute_narrow(token, blocks);
-            return;
-        }
-    }
+        None => blocks,
+    };
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
     if blocks.len() >= AVX2_MIN_BLOCKS {
         if let Some(token) = Avx2::detect() {

@@ -328,8 +328,13 @@ unsafe fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
     // SAFETY: AVX2 is available (the caller's contract); the same holds for
     // every `unsafe` block below that says "see above".
     let columns = unsafe { transpose_32x32(load_rows(chunk)) };
-    let [lanes @ .., _, _, _, _, _, _, _] = columns;
-    let lanes = rounds(lanes.map(Lanes32));
+    // Built in place: a `map` from the vectors was an out-of-line copy.
+    // SAFETY: see above.
+    let mut lanes = [Lanes32(unsafe { zero() }); 25];
+    for (to, from) in lanes.iter_mut().zip(columns) {
+        *to = Lanes32(from);
+    }
+    let lanes = rounds(lanes);
     // SAFETY: see above.
     let mut columns = [unsafe { zero() }; 32];
     for (to, from) in columns.iter_mut().zip(lanes) {

@@ -52,7 +52,7 @@ use core::arch::x86_64::{
 use zeroize::Zeroize;
 
 /// How many states one AVX-512 pass permutes: the bytes of a vector.
-const AVX512_STATES: usize = 64;
+pub(super) const AVX512_STATES: usize = 64;
 
 /// Block size of Keccak-f\[200\].
 const BLOCK_BYTES: usize = 25;
@@ -242,8 +242,12 @@ unsafe fn permute_32(blocks: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
     // SAFETY: AVX2 is available (the caller's contract), all the AVX2
     // backend's helpers need; the same holds for the `unsafe` block below.
     let columns = unsafe { transpose_32x32(load_rows(blocks)) };
-    let [lanes @ .., _, _, _, _, _, _, _] = columns;
-    let lanes = rounds(lanes.map(|lane| GfniLanes32(Lanes32(lane))));
+    // Built in place: a `map` from the vectors was an out-of-line copy.
+    let mut lanes = [GfniLanes32(Lanes32(_mm256_setzero_si256())); 25];
+    for (to, from) in lanes.iter_mut().zip(columns) {
+        *to = GfniLanes32(Lanes32(from));
+    }
+    let lanes = rounds(lanes);
     let mut columns = [_mm256_setzero_si256(); 32];
     for (to, from) in columns.iter_mut().zip(lanes) {
         *to = from.0.0;
@@ -634,8 +638,8 @@ unsafe fn permute_64(blocks: &mut [[u8; BLOCK_BYTES]; AVX512_STATES]) {
 
 /// Keccak-f\[200\] of every block, 64 states at a time. A last pass with
 /// fewer than 64 blocks fills up what it lacks with zero states (whose
-/// results are dropped) in a copy that is wiped after: from 9 blocks on
-/// that still beats the narrower tiers (see the dispatcher).
+/// results are dropped) in a copy that is wiped after: the dispatcher sends
+/// such a pass only with 33–63 blocks.
 pub(super) fn permute(_: Avx512Vbmi, blocks: &mut [[u8; BLOCK_BYTES]]) {
     let mut chunks = blocks.chunks_exact_mut(AVX512_STATES);
     for chunk in chunks.by_ref() {
