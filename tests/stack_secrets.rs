@@ -50,9 +50,10 @@ const REGION: usize = 192 * 1024;
 const _: () = assert!(REGION % 4096 == 0);
 
 /// The depths `src/scrub.rs` clears after a short and a long call on a
-/// 64-bit target (kept equal to its `SHORT_CALL`, `SHORT_CALL_KECCAK` and
-/// `LONG_CALL`).
+/// 64-bit target (kept equal to its `SHORT_CALL`, `SHORT_CALL_LANES`,
+/// `SHORT_CALL_KECCAK` and `LONG_CALL`).
 const SCRUB_SHORT: usize = 6 * 1024;
+const SCRUB_SHORT_LANES: usize = 8 * 1024;
 const SCRUB_SHORT_DELIRIUM: usize = 3 * 1024;
 const SCRUB_LONG: usize = 24 * 1024;
 
@@ -435,8 +436,13 @@ fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usi
             // touch more. The slack is this probe's closure and the
             // frames above the scrub.
             let short = msg_len + ad_len < 8 * instance.block_size();
+            // Short Dumbo calls of two blocks or more clear deeper where
+            // the 64-state AVX-512 Spongent kernel takes their runs.
+            let lanes = <Spongent160 as Permutation>::narrow_batch().is_some()
+                && msg_len + ad_len >= 2 * instance.block_size();
             let bound = match (short, instance) {
                 (true, Instance::Delirium) => SCRUB_SHORT_DELIRIUM,
+                (true, Instance::Dumbo) if lanes => SCRUB_SHORT_LANES,
                 (true, _) => SCRUB_SHORT,
                 (false, _) => SCRUB_LONG,
             };

@@ -69,13 +69,11 @@ const AVX2_MIN: usize = 65;
 const AVX512_MIN: usize = 9;
 
 /// From this many blocks, the 64-state AVX-512 kernel with the state's
-/// bit ranges in the lanes: one call (1.86 µs) would beat the `pext`
-/// single state a block (0.56 µs each) from 4 blocks, but short calls (runs
-/// of up to 8 blocks) would then go 6.4 KiB deep, past their stack clearing
-/// (`scrub::SHORT_CALL`, 6 KiB; `tests/stack_secrets.rs` finds it), so it
-/// starts where the 256-state kernel did.
+/// bit ranges in the lanes: one call (1.86 µs) beats the `pext` single
+/// state a block (0.56 µs each) from 4 blocks. Short calls whose runs
+/// reach it go 6.4 KiB deep, so they clear deeper (`scrub`).
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-const AVX512_LANES_MIN: usize = AVX512_MIN;
+const AVX512_LANES_MIN: usize = 4;
 
 /// Up to this many blocks, one call of the 64-state AVX-512 kernel with
 /// the state's bit ranges in the lanes (`avx512::lanes`, Spongent-π\[160\]
