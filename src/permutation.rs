@@ -5,6 +5,11 @@
 //! size and mask LFSR φ, and gives the mode a batched entry point that
 //! permutes many independent blocks in one call.
 
+// Helpers of the AVX-512 kernels of both permutations (Rust 1.89 or newer,
+// like the kernels).
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[clippy::msrv = "1.89"]
+mod avx512;
 #[cfg(test)]
 mod backend_check;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]

@@ -36,6 +36,7 @@
 //! Built only by Rust 1.89 or newer, which has these intrinsics (`build.rs`
 //! sets `elephant_avx512`); older compilers down to the MSRV leave it out.
 
+use super::super::super::avx512::{load_table, transpose_qwords};
 use super::super::super::cpu::{Avx512Gfni, Avx512Vbmi};
 use super::super::round::{Word, rounds};
 use super::avx2::{AVX2_STATES, Lanes32, load_rows, store_rows, transpose_32x32};
@@ -44,10 +45,8 @@ use core::arch::x86_64::{
     _mm256_setzero_si256, _mm256_ternarylogic_epi32, _mm512_add_epi8, _mm512_and_si512,
     _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
     _mm512_mask_permutexvar_epi8, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8,
-    _mm512_or_si512, _mm512_permutex2var_epi64, _mm512_set_epi64, _mm512_set1_epi8,
-    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2, _mm512_sll_epi64,
-    _mm512_srl_epi64, _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi64,
-    _mm512_unpacklo_epi64, _mm512_xor_si512,
+    _mm512_or_si512, _mm512_set1_epi8, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_sll_epi64,
+    _mm512_srl_epi64, _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_xor_si512,
 };
 use zeroize::Zeroize;
 
@@ -406,75 +405,6 @@ const fn scatter_masks() -> [[u64; STAGE_VECTORS]; WINDOWS] {
 const SCATTER_INDICES: [[u8; WINDOW]; WINDOWS] = scatter_indices();
 /// [`scatter_masks`], evaluated once.
 const SCATTER_MASKS: [[u64; STAGE_VECTORS]; WINDOWS] = scatter_masks();
-
-/// Loads a table of 64 bytes.
-///
-/// # Safety
-/// AVX-512F must be available.
-#[inline(always)]
-unsafe fn load_table(table: &[u8; WINDOW]) -> __m512i {
-    // SAFETY: the reference makes all 64 bytes readable; the load is
-    // unaligned; AVX-512F is available (the caller's contract).
-    unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
-}
-
-/// Transposes eight vectors of eight qwords: qword `q` of output `p` is
-/// qword `p` of input `q` (its own inverse). Three levels of eight
-/// permutes: pairs of qwords, of 128-bit lanes, of halves.
-///
-/// # Safety
-/// AVX-512F must be available.
-#[inline(always)]
-unsafe fn transpose_qwords(x: [__m512i; 8]) -> [__m512i; 8] {
-    // SAFETY: AVX-512F is available (the caller's contract) for this
-    // block and the two below.
-    let t = unsafe {
-        [
-            _mm512_unpacklo_epi64(x[0], x[1]),
-            _mm512_unpackhi_epi64(x[0], x[1]),
-            _mm512_unpacklo_epi64(x[2], x[3]),
-            _mm512_unpackhi_epi64(x[2], x[3]),
-            _mm512_unpacklo_epi64(x[4], x[5]),
-            _mm512_unpackhi_epi64(x[4], x[5]),
-            _mm512_unpacklo_epi64(x[6], x[7]),
-            _mm512_unpackhi_epi64(x[6], x[7]),
-        ]
-    };
-    // Qword pairs 0 and 2 of each lane pair up (and 1 and 3).
-    // SAFETY: as above.
-    let (even, odd) = unsafe {
-        (
-            _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0),
-            _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2),
-        )
-    };
-    // SAFETY: as above.
-    let u = unsafe {
-        [
-            _mm512_permutex2var_epi64(t[0], even, t[2]),
-            _mm512_permutex2var_epi64(t[1], even, t[3]),
-            _mm512_permutex2var_epi64(t[0], odd, t[2]),
-            _mm512_permutex2var_epi64(t[1], odd, t[3]),
-            _mm512_permutex2var_epi64(t[4], even, t[6]),
-            _mm512_permutex2var_epi64(t[5], even, t[7]),
-            _mm512_permutex2var_epi64(t[4], odd, t[6]),
-            _mm512_permutex2var_epi64(t[5], odd, t[7]),
-        ]
-    };
-    // SAFETY: as above.
-    unsafe {
-        [
-            _mm512_shuffle_i64x2::<0x44>(u[0], u[4]),
-            _mm512_shuffle_i64x2::<0x44>(u[1], u[5]),
-            _mm512_shuffle_i64x2::<0x44>(u[2], u[6]),
-            _mm512_shuffle_i64x2::<0x44>(u[3], u[7]),
-            _mm512_shuffle_i64x2::<0xee>(u[0], u[4]),
-            _mm512_shuffle_i64x2::<0xee>(u[1], u[5]),
-            _mm512_shuffle_i64x2::<0xee>(u[2], u[6]),
-            _mm512_shuffle_i64x2::<0xee>(u[3], u[7]),
-        ]
-    }
-}
 
 /// The 64 blocks (1,600 bytes) as the 25 lane vectors of [`Lanes64`].
 ///

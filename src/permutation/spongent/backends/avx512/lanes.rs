@@ -41,16 +41,16 @@
 //! BW, VBMI, GFNI and AVX2 gives (a superset of the parent module's
 //! features, which the shared words need).
 
+use super::super::super::super::avx512::{load_table, transpose_qwords};
 use super::super::super::super::cpu::Avx512Vbmi;
 use super::super::super::sbox::sbox_ternary_true;
 use super::super::super::{COUNTER_160, ROUNDS_160, next_counter};
 use super::super::soft64::Word;
 use super::Zmm;
 use core::arch::x86_64::{
-    __m512i, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512, _mm512_mask_permutexvar_epi8,
-    _mm512_mask_storeu_epi8, _mm512_mask_xor_epi64, _mm512_maskz_loadu_epi8,
-    _mm512_permutex2var_epi64, _mm512_set_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
-    _mm512_shuffle_i64x2, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
+    __m512i, _mm512_gf2p8affine_epi64_epi8, _mm512_mask_permutexvar_epi8, _mm512_mask_storeu_epi8,
+    _mm512_mask_xor_epi64, _mm512_maskz_loadu_epi8, _mm512_permutex2var_epi64, _mm512_set_epi64,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2,
 };
 use zeroize::Zeroize;
 
@@ -216,73 +216,6 @@ const TO_WORDS: ([[u8; WINDOW]; WORDS], [[u64; BLOCK_BYTES]; WORDS]) = word_tabl
 /// [`column_tables`], evaluated once.
 const TO_COLUMNS: ([[u8; WINDOW]; BLOCK_BYTES], [[u64; WORDS]; BLOCK_BYTES]) = column_tables();
 
-/// Loads a 64-byte table.
-///
-/// # Safety
-/// AVX-512F must be available.
-#[inline(always)]
-unsafe fn table(bytes: &[u8; 64]) -> __m512i {
-    // SAFETY: the reference makes the 64 bytes readable; the load is
-    // unaligned; AVX-512F is available (the caller's contract).
-    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
-}
-
-/// Transposes eight vectors of eight qwords: qword `q` of output `p` is
-/// qword `p` of input `q` (its own inverse).
-///
-/// # Safety
-/// AVX-512F must be available.
-#[inline(always)]
-unsafe fn transpose_qwords(x: [__m512i; 8]) -> [__m512i; 8] {
-    // SAFETY: AVX-512F is available (the caller's contract), here and in
-    // the blocks below.
-    let t = unsafe {
-        [
-            _mm512_unpacklo_epi64(x[0], x[1]),
-            _mm512_unpackhi_epi64(x[0], x[1]),
-            _mm512_unpacklo_epi64(x[2], x[3]),
-            _mm512_unpackhi_epi64(x[2], x[3]),
-            _mm512_unpacklo_epi64(x[4], x[5]),
-            _mm512_unpackhi_epi64(x[4], x[5]),
-            _mm512_unpacklo_epi64(x[6], x[7]),
-            _mm512_unpackhi_epi64(x[6], x[7]),
-        ]
-    };
-    // SAFETY: as above.
-    let (even, odd) = unsafe {
-        (
-            _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0),
-            _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2),
-        )
-    };
-    // SAFETY: as above.
-    let u = unsafe {
-        [
-            _mm512_permutex2var_epi64(t[0], even, t[2]),
-            _mm512_permutex2var_epi64(t[1], even, t[3]),
-            _mm512_permutex2var_epi64(t[0], odd, t[2]),
-            _mm512_permutex2var_epi64(t[1], odd, t[3]),
-            _mm512_permutex2var_epi64(t[4], even, t[6]),
-            _mm512_permutex2var_epi64(t[5], even, t[7]),
-            _mm512_permutex2var_epi64(t[4], odd, t[6]),
-            _mm512_permutex2var_epi64(t[5], odd, t[7]),
-        ]
-    };
-    // SAFETY: as above.
-    unsafe {
-        [
-            _mm512_shuffle_i64x2::<0x44>(u[0], u[4]),
-            _mm512_shuffle_i64x2::<0x44>(u[1], u[5]),
-            _mm512_shuffle_i64x2::<0x44>(u[2], u[6]),
-            _mm512_shuffle_i64x2::<0x44>(u[3], u[7]),
-            _mm512_shuffle_i64x2::<0xee>(u[0], u[4]),
-            _mm512_shuffle_i64x2::<0xee>(u[1], u[5]),
-            _mm512_shuffle_i64x2::<0xee>(u[2], u[6]),
-            _mm512_shuffle_i64x2::<0xee>(u[3], u[7]),
-        ]
-    }
-}
-
 /// Up to 64 blocks (missing ones read as zero) as the 20 words of the
 /// layout, in four stages: per group of eight blocks, masked `vpermb`s
 /// gather each byte column of the eight into a qword; 8 × 8 qword
@@ -301,7 +234,7 @@ unsafe fn blocks_to_words(blocks: &[[u8; BLOCK_BYTES]]) -> [Zmm; WORDS] {
     let zero = unsafe { _mm512_setzero_si512() };
     let (gather_indices, gather_masks) = GATHER;
     // SAFETY: as at the top of this function.
-    let index = gather_indices.map(|bytes| unsafe { table(&bytes) });
+    let index = gather_indices.map(|bytes| unsafe { load_table(&bytes) });
     let mut stage = [[zero; GROUP]; STAGE_VECTORS];
     let flat = blocks.as_flattened();
     for g in 0..GROUP {
@@ -361,7 +294,7 @@ unsafe fn blocks_to_words(blocks: &[[u8; BLOCK_BYTES]]) -> [Zmm; WORDS] {
             return Zmm(zero);
         };
         // SAFETY: as at the top of this function.
-        let index = unsafe { table(index) };
+        let index = unsafe { load_table(index) };
         let mut word = zero;
         for (column, mask) in columns.iter().zip(masks) {
             if *mask != 0 {
@@ -392,7 +325,7 @@ unsafe fn words_to_blocks(words: &[Zmm; WORDS], blocks: &mut [[u8; BLOCK_BYTES]]
             return zero;
         };
         // SAFETY: as at the top of this function.
-        let index = unsafe { table(index) };
+        let index = unsafe { load_table(index) };
         let mut column = zero;
         for (word, mask) in words.iter().zip(masks) {
             if *mask != 0 {
@@ -413,7 +346,7 @@ unsafe fn words_to_blocks(words: &[Zmm; WORDS], blocks: &mut [[u8; BLOCK_BYTES]]
     }
     let (scatter_indices, scatter_masks) = SCATTER;
     // SAFETY: as at the top of this function.
-    let index = scatter_indices.map(|bytes| unsafe { table(&bytes) });
+    let index = scatter_indices.map(|bytes| unsafe { load_table(&bytes) });
     let flat = blocks.as_flattened_mut();
     for g in 0..GROUP {
         let start = g.wrapping_mul(GROUP_BYTES);

@@ -1,0 +1,81 @@
+//! Helpers shared by the AVX-512 kernels of both permutations: constant
+//! tables into vectors, and the 8 × 8 qword transpose their byte
+//! transposes end with (Keccak-f\[200\]'s lanes, Spongent-π\[160\]'s byte
+//! columns).
+//!
+//! Built only by Rust 1.89 or newer, as the kernels (`build.rs` sets
+//! `elephant_avx512`).
+
+use core::arch::x86_64::{
+    __m512i, _mm512_loadu_si512, _mm512_permutex2var_epi64, _mm512_set_epi64, _mm512_shuffle_i64x2,
+    _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
+};
+
+/// Loads a table of 64 bytes.
+///
+/// # Safety
+/// AVX-512F must be available.
+#[inline(always)]
+pub(in crate::permutation) unsafe fn load_table(table: &[u8; 64]) -> __m512i {
+    // SAFETY: the reference makes all 64 bytes readable; the load is
+    // unaligned; AVX-512F is available (the caller's contract).
+    unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
+}
+
+/// Transposes eight vectors of eight qwords: qword `q` of output `p` is
+/// qword `p` of input `q` (its own inverse). Three levels of eight
+/// permutes: pairs of qwords, of 128-bit lanes, of halves.
+///
+/// # Safety
+/// AVX-512F must be available.
+#[inline(always)]
+pub(in crate::permutation) unsafe fn transpose_qwords(x: [__m512i; 8]) -> [__m512i; 8] {
+    // SAFETY: AVX-512F is available (the caller's contract) for this
+    // block and the two below.
+    let t = unsafe {
+        [
+            _mm512_unpacklo_epi64(x[0], x[1]),
+            _mm512_unpackhi_epi64(x[0], x[1]),
+            _mm512_unpacklo_epi64(x[2], x[3]),
+            _mm512_unpackhi_epi64(x[2], x[3]),
+            _mm512_unpacklo_epi64(x[4], x[5]),
+            _mm512_unpackhi_epi64(x[4], x[5]),
+            _mm512_unpacklo_epi64(x[6], x[7]),
+            _mm512_unpackhi_epi64(x[6], x[7]),
+        ]
+    };
+    // Qword pairs 0 and 2 of each lane pair up (and 1 and 3).
+    // SAFETY: as above.
+    let (even, odd) = unsafe {
+        (
+            _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0),
+            _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2),
+        )
+    };
+    // SAFETY: as above.
+    let u = unsafe {
+        [
+            _mm512_permutex2var_epi64(t[0], even, t[2]),
+            _mm512_permutex2var_epi64(t[1], even, t[3]),
+            _mm512_permutex2var_epi64(t[0], odd, t[2]),
+            _mm512_permutex2var_epi64(t[1], odd, t[3]),
+            _mm512_permutex2var_epi64(t[4], even, t[6]),
+            _mm512_permutex2var_epi64(t[5], even, t[7]),
+            _mm512_permutex2var_epi64(t[4], odd, t[6]),
+            _mm512_permutex2var_epi64(t[5], odd, t[7]),
+        ]
+    };
+    // SAFETY: as above.
+    unsafe {
+        [
+            _mm512_shuffle_i64x2::<0x44>(u[0], u[4]),
+            _mm512_shuffle_i64x2::<0x44>(u[1], u[5]),
+            _mm512_shuffle_i64x2::<0x44>(u[2], u[6]),
+            _mm512_shuffle_i64x2::<0x44>(u[3], u[7]),
+            _mm512_shuffle_i64x2::<0xee>(u[0], u[4]),
+            _mm512_shuffle_i64x2::<0xee>(u[1], u[5]),
+            _mm512_shuffle_i64x2::<0xee>(u[2], u[6]),
+            _mm512_shuffle_i64x2::<0xee>(u[3], u[7]),
+        ]
+    }
+}
