@@ -216,6 +216,18 @@ const TO_WORDS: ([[u8; WINDOW]; WORDS], [[u64; BLOCK_BYTES]; WORDS]) = word_tabl
 /// [`column_tables`], evaluated once.
 const TO_COLUMNS: ([[u8; WINDOW]; BLOCK_BYTES], [[u64; WORDS]; BLOCK_BYTES]) = column_tables();
 
+/// The byte mask of window `w` of a group that has `available` bytes of
+/// blocks from its start on: the window's own bytes, none past the blocks.
+#[inline(always)]
+fn window_mask(w: usize, available: usize) -> u64 {
+    let wanted = WINDOW_MASKS.get(w).copied().unwrap_or(0);
+    if available >= WINDOW {
+        wanted
+    } else {
+        wanted & ((1u64 << available) - 1)
+    }
+}
+
 /// Up to 64 blocks (missing ones read as zero) as the 20 words of the
 /// layout, in four stages: per group of eight blocks, masked `vpermb`s
 /// gather each byte column of the eight into a qword; 8 × 8 qword
@@ -241,14 +253,7 @@ unsafe fn blocks_to_words(blocks: &[[u8; BLOCK_BYTES]]) -> [Zmm; WORDS] {
         let start = g.wrapping_mul(GROUP_BYTES);
         let windows: [__m512i; WINDOWS] = core::array::from_fn(|w| {
             let at = start.wrapping_add(w.wrapping_mul(WINDOW));
-            let available = flat.len().saturating_sub(at);
-            let wanted = WINDOW_MASKS.get(w).copied().unwrap_or(0);
-            // The bytes of the window that exist: none past the blocks.
-            let mask = if available >= WINDOW {
-                wanted
-            } else {
-                wanted & ((1u64 << available) - 1)
-            };
+            let mask = window_mask(w, flat.len().saturating_sub(at));
             match flat.get(at..) {
                 // SAFETY: as at the top of this function.
                 Some(rest) if mask != 0 => unsafe {
@@ -358,13 +363,7 @@ unsafe fn words_to_blocks(words: &[Zmm; WORDS], blocks: &mut [[u8; BLOCK_BYTES]]
                 window = unsafe { _mm512_mask_permutexvar_epi8(window, *mask, *index, source) };
             }
             let at = start.wrapping_add(w.wrapping_mul(WINDOW));
-            let available = flat.len().saturating_sub(at);
-            let wanted = WINDOW_MASKS.get(w).copied().unwrap_or(0);
-            let mask = if available >= WINDOW {
-                wanted
-            } else {
-                wanted & ((1u64 << available) - 1)
-            };
+            let mask = window_mask(w, flat.len().saturating_sub(at));
             if let (Some(rest), true) = (flat.get_mut(at..), mask != 0) {
                 // SAFETY: as at the top of this function.
                 unsafe { _mm512_mask_storeu_epi8(rest.as_mut_ptr().cast(), mask, window) };
