@@ -13,7 +13,15 @@ mod avx512;
 #[cfg(test)]
 mod backend_check;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
-mod cpu;
+pub(crate) mod cpu;
+// The mode's AVX-512 loops take the same token in their tests.
+#[cfg(all(
+    test,
+    target_arch = "x86_64",
+    not(elephant_force_soft),
+    elephant_avx512
+))]
+pub(crate) use backend_check::avx512_vbmi_or_fail;
 mod keccak;
 mod spongent;
 

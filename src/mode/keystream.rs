@@ -4,7 +4,7 @@
 use super::NONCE_SIZE;
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::{xor_masked, xor_words};
+use super::xor::{xor_blocks_from_stream, xor_masked, xor_words};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 
@@ -42,10 +42,15 @@ pub(super) fn queue_blocks<P: Permutation, const N: usize, const W: usize>(
     let states = run.push_slots(count);
     // Window `j` starts with `mask_{index+j}`, and `mask_{index+j+1}` starts
     // at its second byte.
-    for (state, window) in states
+    let windows = stream.windows(P::BLOCK_SIZE.saturating_add(1));
+    let items = states
         .iter_mut()
-        .zip(stream.windows(P::BLOCK_SIZE.saturating_add(1)))
-    {
+        .zip(windows.clone())
+        .map(|(state, window)| (state.as_mut(), nonce.as_ref(), window));
+    if xor_blocks_from_stream(items, 1) {
+        return;
+    }
+    for (state, window) in states.iter_mut().zip(windows) {
         let (mask, next) = window_masks::<P>(window, 1);
         xor_words(state.as_mut(), false, [nonce.as_ref(), mask, next]);
     }

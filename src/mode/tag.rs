@@ -3,7 +3,7 @@
 use super::keystream::window_masks;
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::{copy_by_u32s, xor_each_into, xor_into, xor_words};
+use super::xor::{copy_by_u32s, xor_blocks_from_stream, xor_each_into, xor_into, xor_words};
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::array::typenum::Unsigned;
@@ -132,13 +132,21 @@ impl<P: Permutation> TagSum<P> {
         }
         let stream = masks.stream(index, count);
         let states = run.push_slots(count);
-        for ((state, block), window) in states
+        let windows = stream.windows(P::BLOCK_SIZE.saturating_add(2));
+        let items = states
             .iter_mut()
             .zip(blocks.chunks_exact(P::BLOCK_SIZE))
-            .zip(stream.windows(P::BLOCK_SIZE.saturating_add(2)))
-        {
-            let (mask, later) = window_masks::<P>(window, 2);
-            xor_words(state.as_mut(), false, [block, mask, later]);
+            .zip(windows.clone())
+            .map(|((state, block), window)| (state.as_mut(), block, window));
+        if !xor_blocks_from_stream(items, 2) {
+            for ((state, block), window) in states
+                .iter_mut()
+                .zip(blocks.chunks_exact(P::BLOCK_SIZE))
+                .zip(windows)
+            {
+                let (mask, later) = window_masks::<P>(window, 2);
+                xor_words(state.as_mut(), false, [block, mask, later]);
+            }
         }
         let mask_at = |j: usize| window_masks::<P>(stream.get(j..).unwrap_or_default(), 1);
         let ((first, second), (last, past)) = (mask_at(0), mask_at(count));

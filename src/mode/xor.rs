@@ -1,8 +1,33 @@
 //! XOR of byte slices a machine word at a time: the mode's only data
 //! operation besides the permutation, done a few times per block.
 
+// The per-block XORs with the mask stream in masked 256-bit accesses.
+#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[clippy::msrv = "1.89"]
+mod avx512;
+
 /// Bytes in a machine word, the unit of [`xor_words`].
 const WORD: usize = size_of::<usize>();
+
+/// For each `(dst, input, window)` of `blocks`, with `mask` the start of
+/// `window` and `later` the bytes `ahead` into it:
+/// `dst = input ⊕ mask ⊕ later`, one masked access per block and source,
+/// where the CPU has AVX-512 (the mode's loops that fill the run with many
+/// blocks: keystream inputs, tag-term inputs). `false`, with nothing done,
+/// where it has not: the caller runs its own loop.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn xor_blocks_from_stream<'a, 'b>(
+    blocks: impl Iterator<Item = (&'a mut [u8], &'b [u8], &'b [u8])>,
+    ahead: usize,
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    if let Some(token) = crate::permutation::cpu::Avx512Vbmi::detect() {
+        avx512::xor_blocks_from_stream(token, blocks, ahead);
+        return true;
+    }
+    let _ = (blocks, ahead);
+    false
+}
 
 /// The [`WORD`] bytes of `source` from `offset` on as one word, zero-padded
 /// past the end of `source`.

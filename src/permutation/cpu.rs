@@ -47,19 +47,20 @@ cpufeatures::new!(
 );
 
 /// Proof that the CPU running this code supports AVX-512F, AVX-512VL,
-/// AVX-512BW, AVX-512VBMI, GFNI and AVX2: the only way to reach the
-/// single-state Keccak-f\[200\] kernel, whose byte permutes (`vpermb`) need
-/// VBMI and whose masked byte loads need BW. A separate token from
-/// [`Avx512Gfni`], which the batch kernels take and which asks for less.
+/// AVX-512BW, AVX-512VBMI, GFNI and AVX2: the only way to reach the code
+/// that needs byte permutes (`vpermb`, VBMI) or masked byte loads and
+/// stores (BW): the single-state and 64-state kernels, and the mode's
+/// per-block XORs (`mode::xor`). A separate token from [`Avx512Gfni`],
+/// which the wide Spongent kernel takes and which asks for less.
 #[cfg(elephant_avx512)]
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Avx512Vbmi(());
+pub(crate) struct Avx512Vbmi(());
 
 #[cfg(elephant_avx512)]
 impl Avx512Vbmi {
     /// The token, if this CPU has all of those features (detected once,
     /// then cached).
-    pub(super) fn detect() -> Option<Self> {
+    pub(crate) fn detect() -> Option<Self> {
         avx512_vbmi_cpuid::get().then_some(Self(()))
     }
 }
