@@ -4,7 +4,7 @@
 use super::NONCE_SIZE;
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::{xor_blocks_from_stream, xor_masked, xor_words};
+use super::xor::{xor_blocks_from_stream, xor_keystream_into, xor_masked, xor_words};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 
@@ -71,10 +71,19 @@ pub(super) fn apply_blocks<P: Permutation, const N: usize, const W: usize>(
     let count = blocks.len().checked_div(P::BLOCK_SIZE).unwrap_or_default();
     let stream = masks.stream(index, count);
     let results = run.take_slots(count);
+    let windows = stream.windows(P::BLOCK_SIZE.saturating_add(1));
+    let items = blocks
+        .chunks_exact_mut(P::BLOCK_SIZE)
+        .zip(results.iter())
+        .zip(windows.clone())
+        .map(|((block, result), window)| (block, result.as_ref(), window));
+    if xor_keystream_into(items, accept) {
+        return;
+    }
     for ((block, result), window) in blocks
         .chunks_exact_mut(P::BLOCK_SIZE)
         .zip(results.iter())
-        .zip(stream.windows(P::BLOCK_SIZE.saturating_add(1)))
+        .zip(windows)
     {
         let (mask, next) = window_masks::<P>(window, 1);
         xor_masked(block, [result.as_ref(), mask, next], accept);

@@ -15,6 +15,25 @@ const WORD: usize = size_of::<usize>();
 /// where the CPU has AVX-512 (the mode's loops that fill the run with many
 /// blocks: keystream inputs, tag-term inputs). `false`, with nothing done,
 /// where it has not: the caller runs its own loop.
+/// For each `(dst, result, window)` of `blocks`, with `mask` the start of
+/// `window` and `later` the bytes one into it: `dst ^= (result ⊕ mask ⊕
+/// later) & accept`, the keystream into a message in place, with masked
+/// loads where the CPU has AVX-512. `false`, with nothing done, where it
+/// has not: the caller runs its own loop.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn xor_keystream_into<'a, 'b>(
+    blocks: impl Iterator<Item = (&'a mut [u8], &'b [u8], &'b [u8])>,
+    accept: u8,
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    if let Some(token) = crate::permutation::cpu::Avx512Vbmi::detect() {
+        avx512::xor_keystream_into(token, blocks, accept);
+        return true;
+    }
+    let _ = (blocks, accept);
+    false
+}
+
 #[cfg_attr(target_pointer_width = "64", inline(always))]
 pub(super) fn xor_blocks_from_stream<'a, 'b>(
     blocks: impl Iterator<Item = (&'a mut [u8], &'b [u8], &'b [u8])>,
