@@ -21,7 +21,7 @@ impl Avx2 {
 cpufeatures::new!(avx512_gfni_cpuid, "avx2", "avx512f", "avx512vl", "gfni");
 
 /// Proof that the CPU running this code supports AVX-512F, AVX-512VL, GFNI
-/// and AVX2: the only way to reach the AVX-512 kernels.
+/// and AVX2: the only way to reach the 32-state AVX-512 Keccak kernel.
 #[cfg(elephant_avx512)]
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Avx512Gfni(());
@@ -49,9 +49,10 @@ cpufeatures::new!(
 /// Proof that the CPU running this code supports AVX-512F, AVX-512VL,
 /// AVX-512BW, AVX-512VBMI, GFNI and AVX2: the only way to reach the code
 /// that needs byte permutes (`vpermb`, VBMI) or masked byte loads and
-/// stores (BW): the single-state and 64-state kernels, and the mode's
-/// per-block XORs (`mode::xor`). A separate token from [`Avx512Gfni`],
-/// which the wide Spongent kernel takes and which asks for less.
+/// stores (BW): the single-state and 64-state kernels, the 256/512-state
+/// Spongent kernel, and the mode's per-block XORs (`mode::xor`). A
+/// separate token from [`Avx512Gfni`], which the 32-state Keccak kernel
+/// takes and which asks for less.
 #[cfg(elephant_avx512)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512Vbmi(());

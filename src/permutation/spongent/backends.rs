@@ -22,7 +22,7 @@ mod avx2;
 #[clippy::msrv = "1.89"]
 mod avx512;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-use super::super::cpu::{Avx512Gfni, Avx512Vbmi};
+use super::super::cpu::Avx512Vbmi;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 mod pext;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
@@ -103,7 +103,7 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
     }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     if blocks.len() >= AVX512_MIN {
-        if let Some(token) = Avx512Gfni::detect() {
+        if let Some(token) = Avx512Vbmi::detect() {
             avx512::permute_160(token, blocks);
             return;
         }
@@ -147,7 +147,7 @@ pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
     }
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     if blocks.len() >= AVX512_MIN {
-        if let Some(token) = Avx512Gfni::detect() {
+        if let Some(token) = Avx512Vbmi::detect() {
             avx512::permute_176(token, blocks);
             return;
         }
@@ -248,7 +248,7 @@ pub mod tiers {
     /// dispatcher's choice where the CPU lacks AVX-512 and GFNI).
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     fn avx512_160(blocks: &mut [[u8; 20]], width: usize) {
-        match super::Avx512Gfni::detect() {
+        match super::Avx512Vbmi::detect() {
             Some(token) => blocks
                 .chunks_mut(width)
                 .for_each(|chunk| super::avx512::permute_160_width(token, chunk, width)),
@@ -259,7 +259,7 @@ pub mod tiers {
     /// As `avx512_160`, for Spongent-π\[176\].
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     fn avx512_176(blocks: &mut [[u8; 22]], width: usize) {
-        match super::Avx512Gfni::detect() {
+        match super::Avx512Vbmi::detect() {
             Some(token) => blocks
                 .chunks_mut(width)
                 .for_each(|chunk| super::avx512::permute_176_width(token, chunk, width)),

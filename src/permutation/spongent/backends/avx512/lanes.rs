@@ -23,15 +23,11 @@
 //! `vpermt2q`, four `vshufi64x2`).
 //!
 //! # Getting in and out
-//! In four stages, as the 64-state Keccak kernel does the first two: per
-//! group of eight blocks (160 bytes, read as two windows of 64 bytes and
-//! one of 32 by masked loads), masked `vpermb`s gather each byte column of
-//! the eight into a qword; 8 × 8 qword transposes make byte column `c` of
-//! all 64 blocks one vector; one `vgf2p8affineqb` per column turns each
-//! qword (byte `c` of eight states) into eight bytes of state bits (an
-//! 8 × 8 bit transpose, see [`BIT_TRANSPOSE`]); masked `vpermb`s gather
-//! each word's lanes from the columns they come from. The way back is the
-//! same stages reversed, and masked stores write only the blocks' bytes.
+//! The blocks' byte columns, bit-transposed ([`columns`](super::columns):
+//! three stages, as the 64-state Keccak kernel does the first two), then
+//! masked `vpermb`s gather each word's lanes from the columns they come
+//! from. The way back is the same stages reversed, and masked stores write
+//! only the blocks' bytes.
 //!
 //! Nothing is indexed by the state and nothing branches on it: the round
 //! constants are masked XORs chosen by the public round counter.
@@ -41,16 +37,16 @@
 //! BW, VBMI, GFNI and AVX2 gives (a superset of the parent module's
 //! features, which the shared words need).
 
-use super::super::super::super::avx512::{load_table, transpose_qwords};
+use super::super::super::super::avx512::load_table;
 use super::super::super::super::cpu::Avx512Vbmi;
 use super::super::super::sbox::sbox_ternary_true;
 use super::super::super::{COUNTER_160, ROUNDS_160, next_counter};
 use super::super::soft64::Word;
 use super::Zmm;
+use super::columns::{blocks_to_columns, column_of, columns_to_blocks};
 use core::arch::x86_64::{
-    __m512i, _mm512_gf2p8affine_epi64_epi8, _mm512_mask_permutexvar_epi8, _mm512_mask_storeu_epi8,
-    _mm512_mask_xor_epi64, _mm512_maskz_loadu_epi8, _mm512_permutex2var_epi64, _mm512_set_epi64,
-    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2,
+    __m512i, _mm512_mask_permutexvar_epi8, _mm512_mask_xor_epi64, _mm512_permutex2var_epi64,
+    _mm512_set_epi64, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2,
 };
 use zeroize::Zeroize;
 
@@ -63,106 +59,11 @@ const WORDS: usize = 20;
 /// Bytes of a block.
 const BLOCK_BYTES: usize = 20;
 
-/// Blocks in a transposition group: eight, so that one byte of each is a
-/// qword and one bit of each is a byte.
+/// Blocks in a transposition group: a qword of a column vector.
 const GROUP: usize = 8;
 
-/// Bytes of a group of blocks.
-const GROUP_BYTES: usize = GROUP * BLOCK_BYTES;
-
-/// Bytes of a 512-bit vector, and of the windows a group is read in: two
-/// whole ones and one of 32 bytes.
+/// Bytes of a 512-bit vector.
 const WINDOW: usize = 64;
-
-/// The windows of a group.
-const WINDOWS: usize = 3;
-
-/// The bytes of a group's windows (the last one is 32 bytes long).
-const WINDOW_MASKS: [u64; WINDOWS] = [u64::MAX, u64::MAX, (1 << 32) - 1];
-
-/// Vectors per group after the first stage: bytes 0–7, 8–15 and 16–19 of
-/// the eight blocks, qword `r` of vector `m` holding byte `8m + r` of each.
-const STAGE_VECTORS: usize = 3;
-
-/// The group byte that byte `d` of stage vector `m` holds: byte `8m + r`
-/// of block `k` (`d = 8r + k`); past the block (`8m + r` ≥ 20) its last
-/// byte, whose copy is ignored.
-// `const fn`s cannot use iterators: the counters stay below 160, so the
-// arithmetic cannot overflow, and the tables are evaluated at compile time
-// (an out-of-bounds index fails the build).
-#[allow(clippy::arithmetic_side_effects)]
-const fn group_byte(m: usize, d: usize) -> usize {
-    let (r, k) = (d / GROUP, d % GROUP);
-    let byte = GROUP * m + r;
-    BLOCK_BYTES * k
-        + if byte < BLOCK_BYTES {
-            byte
-        } else {
-            BLOCK_BYTES - 1
-        }
-}
-
-/// `vpermb` indices (the byte within its window of [`group_byte`]) and
-/// per-window byte masks of the first stage.
-#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-#[allow(clippy::cast_possible_truncation)] // Below 64.
-const fn gather_tables() -> (
-    [[u8; WINDOW]; STAGE_VECTORS],
-    [[u64; WINDOWS]; STAGE_VECTORS],
-) {
-    let mut indices = [[0u8; WINDOW]; STAGE_VECTORS];
-    let mut masks = [[0u64; WINDOWS]; STAGE_VECTORS];
-    let mut m = 0;
-    while m < STAGE_VECTORS {
-        let mut d = 0;
-        while d < WINDOW {
-            let byte = group_byte(m, d);
-            indices[m][d] = (byte % WINDOW) as u8;
-            masks[m][byte / WINDOW] |= 1 << d;
-            d += 1;
-        }
-        m += 1;
-    }
-    (indices, masks)
-}
-
-/// `vpermb` indices and byte masks of the first stage reversed: byte `i`
-/// of window `w` of a group, byte `j` of block `k`, comes from byte
-/// `8(j mod 8) + k` of stage vector `j / 8`.
-#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-#[allow(clippy::cast_possible_truncation)] // Below 64.
-const fn scatter_tables() -> ([[u8; WINDOW]; WINDOWS], [[u64; STAGE_VECTORS]; WINDOWS]) {
-    let mut indices = [[0u8; WINDOW]; WINDOWS];
-    let mut masks = [[0u64; STAGE_VECTORS]; WINDOWS];
-    let mut s = 0;
-    while s < GROUP_BYTES {
-        let (k, j) = (s / BLOCK_BYTES, s % BLOCK_BYTES);
-        indices[s / WINDOW][s % WINDOW] = (GROUP * (j % GROUP) + k) as u8;
-        masks[s / WINDOW][j / GROUP] |= 1 << (s % WINDOW);
-        s += 1;
-    }
-    (indices, masks)
-}
-
-/// [`gather_tables`], evaluated once.
-const GATHER: (
-    [[u8; WINDOW]; STAGE_VECTORS],
-    [[u64; WINDOWS]; STAGE_VECTORS],
-) = gather_tables();
-/// [`scatter_tables`], evaluated once.
-const SCATTER: ([[u8; WINDOW]; WINDOWS], [[u64; STAGE_VECTORS]; WINDOWS]) = scatter_tables();
-
-/// The `vgf2p8affineqb` operand that, with a qword of data as the matrix,
-/// transposes it as an 8 × 8 bit matrix up to reversals: output byte `i`,
-/// bit `j` is bit `7 − i` of input byte `7 − j`. Its own inverse.
-const BIT_TRANSPOSE: i64 = i64::from_le_bytes([0x80, 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01]);
-
-/// Where state bit `p` is after the third stage: byte column `p / 8`, and
-/// in each qword (eight states) byte `7 − p mod 8`.
-#[allow(clippy::arithmetic_side_effects)]
-const fn column_of(p: usize) -> (usize, usize) {
-    (p / GROUP, GROUP - 1 - p % GROUP)
-}
 
 /// `vpermb` indices and masks of the last stage, for every word `j`: lane
 /// `l` of word `j` is state bit `p = 20l + j` (its eight bytes from the
@@ -216,94 +117,30 @@ const TO_WORDS: ([[u8; WINDOW]; WORDS], [[u64; BLOCK_BYTES]; WORDS]) = word_tabl
 /// [`column_tables`], evaluated once.
 const TO_COLUMNS: ([[u8; WINDOW]; BLOCK_BYTES], [[u64; WORDS]; BLOCK_BYTES]) = column_tables();
 
-/// The byte mask of window `w` of a group that has `available` bytes of
-/// blocks from its start on: the window's own bytes, none past the blocks.
-#[inline(always)]
-fn window_mask(w: usize, available: usize) -> u64 {
-    let wanted = WINDOW_MASKS.get(w).copied().unwrap_or(0);
-    if available >= WINDOW {
-        wanted
-    } else {
-        wanted & ((1u64 << available) - 1)
-    }
-}
-
 /// Up to 64 blocks (missing ones read as zero) as the 20 words of the
-/// layout, in four stages: per group of eight blocks, masked `vpermb`s
-/// gather each byte column of the eight into a qword; 8 × 8 qword
-/// transposes make byte column `c` of all 64 blocks one vector; a
-/// `vgf2p8affineqb` per column turns each qword (eight states' bytes) into
-/// eight bytes of state bits ([`BIT_TRANSPOSE`]); masked `vpermb`s gather
-/// each word's lanes from their columns.
+/// layout: their column vectors ([`blocks_to_columns`]), then masked
+/// `vpermb`s gather each word's lanes from the columns they come from.
 ///
 /// # Safety
 /// AVX-512F, AVX-512BW, AVX-512 VBMI and GFNI must be available.
 #[inline(always)]
 unsafe fn blocks_to_words(blocks: &[[u8; BLOCK_BYTES]]) -> [Zmm; WORDS] {
-    // SAFETY: the features are available (the caller's contract); each
-    // masked load reads only bytes of `blocks` (so for every block in this
-    // function).
+    // SAFETY: the features are available (the caller's contract), for
+    // every block in this function.
     let zero = unsafe { _mm512_setzero_si512() };
-    let (gather_indices, gather_masks) = GATHER;
-    // SAFETY: as at the top of this function.
-    let index = gather_indices.map(|bytes| unsafe { load_table(&bytes) });
-    let mut stage = [[zero; GROUP]; STAGE_VECTORS];
-    let flat = blocks.as_flattened();
-    for g in 0..GROUP {
-        let start = g.wrapping_mul(GROUP_BYTES);
-        let windows: [__m512i; WINDOWS] = core::array::from_fn(|w| {
-            let at = start.wrapping_add(w.wrapping_mul(WINDOW));
-            let mask = window_mask(w, flat.len().saturating_sub(at));
-            match flat.get(at..) {
-                // SAFETY: as at the top of this function.
-                Some(rest) if mask != 0 => unsafe {
-                    _mm512_maskz_loadu_epi8(mask, rest.as_ptr().cast())
-                },
-                _ => zero,
-            }
-        });
-        for ((vectors, index), masks) in stage.iter_mut().zip(&index).zip(&gather_masks) {
-            let mut gathered = zero;
-            for (window, mask) in windows.iter().zip(masks) {
-                // SAFETY: as at the top of this function.
-                gathered =
-                    unsafe { _mm512_mask_permutexvar_epi8(gathered, *mask, *index, *window) };
-            }
-            if let Some(vector) = vectors.get_mut(g) {
-                *vector = gathered;
-            }
-        }
-    }
-    let mut columns = [zero; BLOCK_BYTES + 4];
-    for (m, vectors) in stage.into_iter().enumerate() {
-        // SAFETY: as at the top of this function.
-        let transposed = unsafe { transpose_qwords(vectors) };
-        let start = m.wrapping_mul(GROUP);
-        if let Some(to) = columns
-            .get_mut(start..)
-            .and_then(|rest| rest.first_chunk_mut::<GROUP>())
-        {
-            *to = transposed;
-        }
-    }
-    // SAFETY: as at the top of this function.
-    let bits = unsafe { _mm512_set1_epi64(BIT_TRANSPOSE) };
-    let columns: [__m512i; BLOCK_BYTES] = core::array::from_fn(|c| {
-        let column = columns.get(c).copied().unwrap_or(zero);
-        // SAFETY: as at the top of this function.
-        unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(bits, column) }
-    });
+    // SAFETY: as above.
+    let columns = unsafe { blocks_to_columns(blocks) };
     let (word_indices, word_masks) = TO_WORDS;
     core::array::from_fn(|j| {
         let (Some(index), Some(masks)) = (word_indices.get(j), word_masks.get(j)) else {
             return Zmm(zero);
         };
-        // SAFETY: as at the top of this function.
+        // SAFETY: as above.
         let index = unsafe { load_table(index) };
         let mut word = zero;
         for (column, mask) in columns.iter().zip(masks) {
             if *mask != 0 {
-                // SAFETY: as at the top of this function.
+                // SAFETY: as above.
                 word = unsafe { _mm512_mask_permutexvar_epi8(word, *mask, index, *column) };
             }
         }
@@ -318,58 +155,27 @@ unsafe fn blocks_to_words(blocks: &[[u8; BLOCK_BYTES]]) -> [Zmm; WORDS] {
 /// AVX-512F, AVX-512BW, AVX-512 VBMI and GFNI must be available.
 #[inline(always)]
 unsafe fn words_to_blocks(words: &[Zmm; WORDS], blocks: &mut [[u8; BLOCK_BYTES]]) {
-    // SAFETY: the features are available (the caller's contract); each
-    // masked store writes only bytes of `blocks` (so for every block in
-    // this function).
+    // SAFETY: the features are available (the caller's contract), for
+    // every block in this function.
     let zero = unsafe { _mm512_setzero_si512() };
     let (column_indices, column_masks) = TO_COLUMNS;
-    // SAFETY: as at the top of this function.
-    let bits = unsafe { _mm512_set1_epi64(BIT_TRANSPOSE) };
     let columns: [__m512i; BLOCK_BYTES] = core::array::from_fn(|c| {
         let (Some(index), Some(masks)) = (column_indices.get(c), column_masks.get(c)) else {
             return zero;
         };
-        // SAFETY: as at the top of this function.
+        // SAFETY: as above.
         let index = unsafe { load_table(index) };
         let mut column = zero;
         for (word, mask) in words.iter().zip(masks) {
             if *mask != 0 {
-                // SAFETY: as at the top of this function.
+                // SAFETY: as above.
                 column = unsafe { _mm512_mask_permutexvar_epi8(column, *mask, index, word.0) };
             }
         }
-        // SAFETY: as at the top of this function.
-        unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(bits, column) }
+        column
     });
-    let mut stage = [[zero; GROUP]; STAGE_VECTORS];
-    for (m, vectors) in stage.iter_mut().enumerate() {
-        let start = m.wrapping_mul(GROUP);
-        let from: [__m512i; GROUP] =
-            core::array::from_fn(|r| columns.get(start.wrapping_add(r)).copied().unwrap_or(zero));
-        // SAFETY: as at the top of this function.
-        *vectors = unsafe { transpose_qwords(from) };
-    }
-    let (scatter_indices, scatter_masks) = SCATTER;
-    // SAFETY: as at the top of this function.
-    let index = scatter_indices.map(|bytes| unsafe { load_table(&bytes) });
-    let flat = blocks.as_flattened_mut();
-    for g in 0..GROUP {
-        let start = g.wrapping_mul(GROUP_BYTES);
-        for (w, (index, masks)) in index.iter().zip(&scatter_masks).enumerate() {
-            let mut window = zero;
-            for (vectors, mask) in stage.iter().zip(masks) {
-                let source = vectors.get(g).copied().unwrap_or(zero);
-                // SAFETY: as at the top of this function.
-                window = unsafe { _mm512_mask_permutexvar_epi8(window, *mask, *index, source) };
-            }
-            let at = start.wrapping_add(w.wrapping_mul(WINDOW));
-            let mask = window_mask(w, flat.len().saturating_sub(at));
-            if let (Some(rest), true) = (flat.get_mut(at..), mask != 0) {
-                // SAFETY: as at the top of this function.
-                unsafe { _mm512_mask_storeu_epi8(rest.as_mut_ptr().cast(), mask, window) };
-            }
-        }
-    }
+    // SAFETY: as above.
+    unsafe { columns_to_blocks(&columns, blocks) };
 }
 
 /// Lane `m + 4h` of output `t` of a slot's S-boxes to lane `2t + h` of
