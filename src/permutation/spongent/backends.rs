@@ -9,9 +9,11 @@
 //!   single permutations of every call (the tag, short messages);
 //! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
-//! - when it also has AVX-512F, AVX-512VL and GFNI (built by Rust 1.89 or
-//!   newer), 256 states in `ymm` words, or 512 in `zmm` words for longer
-//!   batches, two rounds per pass over memory (`avx512`), from 9 blocks.
+//! - when it also has AVX-512 (F, VL, BW, VBMI) and GFNI (built by Rust
+//!   1.89 or newer), 256 states in `ymm` words, or 512 in `zmm` words for
+//!   longer batches, two rounds per pass over memory (`avx512`), from 9
+//!   blocks (Spongent-π\[160\]: 64 states in the lanes of `zmm` words
+//!   for 4–64 blocks, `avx512::lanes`).
 //!
 //! Every tier equals the `const fn` reference bit for bit (see the tests).
 
