@@ -1,4 +1,5 @@
-//! XOR of byte slices a machine word at a time: the mode's only data
+//! XOR of byte slices a machine word at a time (with AVX-512, the loops over
+//! many blocks a block per masked vector access): the mode's only data
 //! operation besides the permutation, done a few times per block.
 
 // The per-block XORs with the mask stream in masked 256-bit accesses.
@@ -9,12 +10,6 @@ mod avx512;
 /// Bytes in a machine word, the unit of [`xor_words`].
 const WORD: usize = size_of::<usize>();
 
-/// For each `(dst, input, window)` of `blocks`, with `mask` the start of
-/// `window` and `later` the bytes `ahead` into it:
-/// `dst = input ⊕ mask ⊕ later`, one masked access per block and source,
-/// where the CPU has AVX-512 (the mode's loops that fill the run with many
-/// blocks: keystream inputs, tag-term inputs). `false`, with nothing done,
-/// where it has not: the caller runs its own loop.
 /// For each `(dst, result, window)` of `blocks`, with `mask` the start of
 /// `window` and `later` the bytes one into it: `dst ^= (result ⊕ mask ⊕
 /// later) & accept`, the keystream into a message in place, with masked
@@ -34,6 +29,12 @@ pub(super) fn xor_keystream_into<'a, 'b>(
     false
 }
 
+/// For each `(dst, input, window)` of `blocks`, with `mask` the start of
+/// `window` and `later` the bytes `ahead` into it:
+/// `dst = input ⊕ mask ⊕ later`, one masked access per block and source,
+/// where the CPU has AVX-512 (the mode's loops that fill the run with many
+/// blocks: keystream inputs, tag-term inputs). `false`, with nothing done,
+/// where it has not: the caller runs its own loop.
 #[cfg_attr(target_pointer_width = "64", inline(always))]
 pub(super) fn xor_blocks_from_stream<'a, 'b>(
     blocks: impl Iterator<Item = (&'a mut [u8], &'b [u8], &'b [u8])>,

@@ -122,10 +122,10 @@ const SLICES: usize = 192;
 /// Invariant of the implementations: they are used only by the kernels
 /// here and in [`lanes`], which run only inside `#[target_feature]`
 /// functions enabling (at least) AVX2, AVX-512F, AVX-512VL and GFNI,
-/// reached only with an [`Avx512Vbmi`] token; so those features are available whenever one of
-/// their methods runs (the safety argument of every `unsafe` block in
-/// them). The methods are `#[inline(always)]` so that they, and the
-/// intrinsics in them, inline into those functions.
+/// reached only with an [`Avx512Vbmi`] token; so those features are
+/// available whenever one of their methods runs (the safety argument of
+/// every `unsafe` block in them). The methods are `#[inline(always)]` so
+/// that they, and the intrinsics in them, inline into those functions.
 trait Slice: Word + Ternary {
     /// States per word: 64 per 64-bit lane.
     const STATES: usize;
