@@ -76,9 +76,10 @@ fn partial_word_at(source: &[u8], offset: usize) -> usize {
 /// `dst = dst ⊕ sources…` (with `keep`) or `dst = sources…` (without), over
 /// the length of `dst`; a shorter source reads as zeros past its end.
 ///
-/// On 64-bit targets a word at a time (a whole block as two 16-byte
-/// halves), inlined so that each call site sees fixed block lengths: the mode does this a few times per block, and byte
-/// loops (or copies that later loads straddle) cost more than the batched
+/// On 64-bit targets a word at a time (a whole block in pieces of 16, 8,
+/// 4, 2 and 1 bytes), inlined so that each call site sees fixed block
+/// lengths: the mode does this a few times per block, and byte loops (or
+/// copies that later loads straddle) cost more than the batched
 /// permutations there. Firmware takes the smaller loop of [`xor_by_u32s`].
 #[cfg_attr(target_pointer_width = "64", inline(always))]
 pub(super) fn xor_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {

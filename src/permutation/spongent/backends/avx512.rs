@@ -140,8 +140,8 @@ trait Slice: Word + Ternary {
 }
 
 /// Implements [`Bits`], [`Ternary`], [`Word`], [`Slice`] and [`Zeroize`]
-/// for a vector newtype from its intrinsics (the shifts take the count in a vector: with a constant count they compile to the
-/// immediate forms).
+/// for a vector newtype from its intrinsics (the shifts take the count in
+/// a vector: with a constant count they compile to the immediate forms).
 macro_rules! slice_word {
     (
         $name:ident($vector:ty), lanes: $lanes:literal,
