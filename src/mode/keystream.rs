@@ -4,7 +4,7 @@
 use super::NONCE_SIZE;
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::{xor_blocks_from_stream, xor_keystream_into, xor_masked, xor_words};
+use super::xor::{xor_blocks_from_stream, xor_keystream_into};
 use crate::permutation::Permutation;
 use aead::inout::InOutBuf;
 
@@ -45,15 +45,9 @@ pub(super) fn queue_blocks<P: Permutation, const N: usize, const W: usize>(
     let windows = stream.windows(P::BLOCK_SIZE.saturating_add(1));
     let items = states
         .iter_mut()
-        .zip(windows.clone())
+        .zip(windows)
         .map(|(state, window)| (state.as_mut(), nonce.as_ref(), window));
-    if xor_blocks_from_stream(items, 1) {
-        return;
-    }
-    for (state, window) in states.iter_mut().zip(windows) {
-        let (mask, next) = window_masks::<P>(window, 1);
-        xor_words(state.as_mut(), false, [nonce.as_ref(), mask, next]);
-    }
+    xor_blocks_from_stream(items, P::BLOCK_SIZE, 1);
 }
 
 /// Keystream blocks `index ..` into `blocks` (whole blocks of the message,
@@ -75,30 +69,9 @@ pub(super) fn apply_blocks<P: Permutation, const N: usize, const W: usize>(
     let items = blocks
         .chunks_exact_mut(P::BLOCK_SIZE)
         .zip(results.iter())
-        .zip(windows.clone())
-        .map(|((block, result), window)| (block, result.as_ref(), window));
-    if xor_keystream_into(items, accept) {
-        return;
-    }
-    for ((block, result), window) in blocks
-        .chunks_exact_mut(P::BLOCK_SIZE)
-        .zip(results.iter())
         .zip(windows)
-    {
-        let (mask, next) = window_masks::<P>(window, 1);
-        xor_masked(block, [result.as_ref(), mask, next], accept);
-    }
-}
-
-/// The two masks in a `window` of the mask stream: the one it starts with
-/// and the one `ahead` bytes (so `ahead` indices) later.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-pub(super) fn window_masks<P: Permutation>(window: &[u8], ahead: usize) -> (&[u8], &[u8]) {
-    let first = window.get(..P::BLOCK_SIZE).unwrap_or_default();
-    let later = window
-        .get(ahead..ahead.saturating_add(P::BLOCK_SIZE))
-        .unwrap_or_default();
-    (first, later)
+        .map(|((block, result), window)| (block, result.as_ref(), window));
+    xor_keystream_into(items, P::BLOCK_SIZE, accept);
 }
 
 /// The output side of `buffer`, holding the bytes of its input side: what

@@ -1,9 +1,10 @@
 //! The tag: padding, the running sum `T`, finalisation, and the verdict.
 
-use super::keystream::window_masks;
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::{copy_by_u32s, xor_blocks_from_stream, xor_each_into, xor_into, xor_words};
+use super::xor::{
+    copy_by_u32s, window_masks, xor_blocks_from_stream, xor_each_into, xor_into, xor_words,
+};
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::array::typenum::Unsigned;
@@ -136,19 +137,11 @@ impl<P: Permutation> TagSum<P> {
         let items = states
             .iter_mut()
             .zip(blocks.chunks_exact(P::BLOCK_SIZE))
-            .zip(windows.clone())
+            .zip(windows)
             .map(|((state, block), window)| (state.as_mut(), block, window));
-        if !xor_blocks_from_stream(items, 2) {
-            for ((state, block), window) in states
-                .iter_mut()
-                .zip(blocks.chunks_exact(P::BLOCK_SIZE))
-                .zip(windows)
-            {
-                let (mask, later) = window_masks::<P>(window, 2);
-                xor_words(state.as_mut(), false, [block, mask, later]);
-            }
-        }
-        let mask_at = |j: usize| window_masks::<P>(stream.get(j..).unwrap_or_default(), 1);
+        xor_blocks_from_stream(items, P::BLOCK_SIZE, 2);
+        let mask_at =
+            |j: usize| window_masks(stream.get(j..).unwrap_or_default(), P::BLOCK_SIZE, 1);
         let ((first, second), (last, past)) = (mask_at(0), mask_at(count));
         xor_words(self.sum.as_mut(), true, [first, second, last, past]);
     }

@@ -10,43 +10,62 @@ mod avx512;
 /// Bytes in a machine word, the unit of [`xor_words`].
 const WORD: usize = size_of::<usize>();
 
-/// For each `(dst, result, window)` of `blocks`, with `mask` the start of
-/// `window` and `later` the bytes one into it: `dst ^= (result ⊕ mask ⊕
-/// later) & accept`, the keystream into a message in place, with masked
-/// loads where the CPU has AVX-512. `false`, with nothing done, where it
-/// has not: the caller runs its own loop.
+/// The two masks in a `window` of the mask stream for a block of `len`
+/// bytes: the one it starts with and the one `ahead` bytes (so `ahead`
+/// indices) later.
 #[cfg_attr(target_pointer_width = "64", inline(always))]
-pub(super) fn xor_keystream_into<'a, 'b>(
-    blocks: impl Iterator<Item = (&'a mut [u8], &'b [u8], &'b [u8])>,
-    accept: u8,
-) -> bool {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-    if let Some(token) = crate::permutation::cpu::Avx512Vbmi::detect() {
-        avx512::xor_keystream_into(token, blocks, accept);
-        return true;
-    }
-    let _ = (blocks, accept);
-    false
+pub(super) fn window_masks(window: &[u8], len: usize, ahead: usize) -> (&[u8], &[u8]) {
+    let first = window.get(..len).unwrap_or_default();
+    let later = window
+        .get(ahead..ahead.saturating_add(len))
+        .unwrap_or_default();
+    (first, later)
 }
 
-/// For each `(dst, input, window)` of `blocks`, with `mask` the start of
-/// `window` and `later` the bytes `ahead` into it:
-/// `dst = input ⊕ mask ⊕ later`, one masked access per block and source,
-/// where the CPU has AVX-512 (the mode's loops that fill the run with many
-/// blocks: keystream inputs, tag-term inputs). `false`, with nothing done,
-/// where it has not: the caller runs its own loop.
+/// For each `(dst, input, window)` of `blocks` (each `dst` `block` bytes
+/// long), with `mask` and `later` the [`window_masks`] `ahead` apart:
+/// `dst = input ⊕ mask ⊕ later` (the mode's loops that fill the run with
+/// many blocks: keystream inputs, tag-term inputs). Where the CPU has
+/// AVX-512, one masked access per block and source; elsewhere
+/// [`xor_words`] on each (`block`, the permutation's constant, keeps its
+/// pieces fixed at compile time).
 #[cfg_attr(target_pointer_width = "64", inline(always))]
 pub(super) fn xor_blocks_from_stream<'a, 'b>(
     blocks: impl Iterator<Item = (&'a mut [u8], &'b [u8], &'b [u8])>,
+    block: usize,
     ahead: usize,
-) -> bool {
+) {
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     if let Some(token) = crate::permutation::cpu::Avx512Vbmi::detect() {
         avx512::xor_blocks_from_stream(token, blocks, ahead);
-        return true;
+        return;
     }
-    let _ = (blocks, ahead);
-    false
+    for (dst, input, window) in blocks {
+        let (mask, later) = window_masks(window, block, ahead);
+        xor_words(dst, false, [input, mask, later]);
+    }
+}
+
+/// For each `(dst, result, window)` of `blocks` (each `dst` `block`
+/// bytes long), with `mask` and `later` the [`window_masks`] one apart:
+/// `dst ^= (result ⊕ mask ⊕ later) & accept`, the keystream into a message
+/// in place. Where the CPU has AVX-512, with masked loads; elsewhere
+/// [`xor_masked`] on each (as in [`xor_blocks_from_stream`]).
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+pub(super) fn xor_keystream_into<'a, 'b>(
+    blocks: impl Iterator<Item = (&'a mut [u8], &'b [u8], &'b [u8])>,
+    block: usize,
+    accept: u8,
+) {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    if let Some(token) = crate::permutation::cpu::Avx512Vbmi::detect() {
+        avx512::xor_keystream_into(token, blocks, accept);
+        return;
+    }
+    for (dst, result, window) in blocks {
+        let (mask, later) = window_masks(window, block, 1);
+        xor_masked(dst, [result, mask, later], accept);
+    }
 }
 
 /// The [`WORD`] bytes of `source` from `offset` on as one word, zero-padded

@@ -56,6 +56,22 @@ unsafe fn load(bytes: &[u8], limit: usize) -> __m256i {
     unsafe { _mm256_maskz_loadu_epi8(byte_mask(bytes.len().min(limit)), bytes.as_ptr().cast()) }
 }
 
+/// `input ⊕ mask ⊕ later` over the first `len` bytes, `mask` the start of
+/// `window` and `later` the bytes `ahead` into it, each read by one masked
+/// load.
+///
+/// # Safety
+/// AVX-512F, AVX-512BW and AVX-512VL must be available.
+#[inline(always)]
+unsafe fn stream_sum(input: &[u8], window: &[u8], ahead: usize, len: usize) -> __m256i {
+    let later = window.get(ahead..).unwrap_or_default();
+    // SAFETY: the features are available (the caller's contract); each
+    // load reads only bytes of its slice.
+    unsafe {
+        _mm256_ternarylogic_epi32::<0x96>(load(input, len), load(window, len), load(later, len))
+    }
+}
+
 /// For each `(dst, input, window)` of `blocks`: `dst = input ⊕ mask ⊕
 /// later` over the length of `dst` (at most 32 bytes), where `mask` is the
 /// start of `window` and `later` starts `ahead` bytes into it. A source
@@ -82,25 +98,20 @@ unsafe fn blocks_from_stream<'a, 'b>(
     for (dst, input, window) in blocks {
         let len = dst.len();
         debug_assert!(len <= VECTOR, "a block fits one vector");
-        let later = window.get(ahead..).unwrap_or_default();
         // SAFETY: the features are available (this function's contract);
-        // each load reads only bytes of its slice, and the store's mask
-        // enables only bytes of `dst` (a masked store writes no disabled
-        // byte).
+        // the store's mask enables only bytes of `dst` (a masked store
+        // writes no disabled byte).
         unsafe {
-            let sum = _mm256_ternarylogic_epi32::<0x96>(
-                load(input, len),
-                load(window, len),
-                load(later, len),
-            );
+            let sum = stream_sum(input, window, ahead, len);
             _mm256_mask_storeu_epi8(dst.as_mut_ptr().cast(), byte_mask(len), sum);
         }
     }
 }
 
 /// Writes the bytes of `value` that `dst` holds (at most 32), in pieces of
-/// 16 (one or two), 8, 4, 2 and 1 bytes that end where `dst` ends: unlike a masked store,
-/// none spans the bytes after `dst`, which the next block's load reads.
+/// 16 (one or two), 8, 4, 2 and 1 bytes that end where `dst` ends: unlike
+/// a masked store, none spans the bytes after `dst`, which the next
+/// block's load reads.
 ///
 /// # Safety
 /// AVX2 must be available.
@@ -168,16 +179,11 @@ unsafe fn keystream_into<'a, 'b>(
     for (dst, result, window) in blocks {
         let len = dst.len();
         debug_assert!(len <= VECTOR, "a block fits one vector");
-        let later = window.get(1..).unwrap_or_default();
         // SAFETY: the features are available (this function's contract);
         // each load reads only bytes of its slice, each store only bytes
         // of `dst`.
         unsafe {
-            let keystream = _mm256_ternarylogic_epi32::<0x96>(
-                load(result, len),
-                load(window, len),
-                load(later, len),
-            );
+            let keystream = stream_sum(result, window, 1, len);
             // 0x78: `a ⊕ (b & c)`.
             let out = _mm256_ternarylogic_epi32::<0x78>(load(dst, len), keystream, accept);
             store_exact(dst, out);

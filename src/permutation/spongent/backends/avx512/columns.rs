@@ -31,10 +31,10 @@ pub(super) const BLOCKS: usize = 64;
 
 /// Blocks in a transposition group: eight, so that one byte of each is a
 /// qword and one bit of each is a byte.
-const GROUP: usize = 8;
+pub(super) const GROUP: usize = 8;
 
 /// Bytes of a 512-bit vector, and of the windows a group is read in.
-const WINDOW: usize = 64;
+pub(super) const WINDOW: usize = 64;
 
 /// Windows of a group: its 160 or 176 bytes in two whole windows and a
 /// part of a third.

@@ -43,7 +43,7 @@ use super::super::super::sbox::sbox_ternary_true;
 use super::super::super::{COUNTER_160, ROUNDS_160, next_counter};
 use super::super::soft64::Word;
 use super::Zmm;
-use super::columns::{blocks_to_columns, column_of, columns_to_blocks};
+use super::columns::{GROUP, WINDOW, blocks_to_columns, column_of, columns_to_blocks};
 use core::arch::x86_64::{
     __m512i, _mm512_mask_permutexvar_epi8, _mm512_mask_xor_epi64, _mm512_permutex2var_epi64,
     _mm512_set_epi64, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2,
@@ -58,12 +58,6 @@ const WORDS: usize = 20;
 
 /// Bytes of a block.
 const BLOCK_BYTES: usize = 20;
-
-/// Blocks in a transposition group: a qword of a column vector.
-const GROUP: usize = 8;
-
-/// Bytes of a 512-bit vector.
-const WINDOW: usize = 64;
 
 /// `vpermb` indices and masks of the last stage, for every word `j`: lane
 /// `l` of word `j` is state bit `p = 20l + j` (its eight bytes from the
