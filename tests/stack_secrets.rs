@@ -65,7 +65,7 @@ const SCRUB_SMALL_BATCH: usize = 40 * 1024;
 const SCRUB_LARGE_BATCH: usize = 128 * 1024;
 /// The depth `src/scrub.rs` clears after a multi-message call of more than
 /// 16 packets that all go in lockstep (kept equal to its `LOCKSTEP_BATCH`).
-const SCRUB_LOCKSTEP_BATCH: usize = 112 * 1024;
+const SCRUB_LOCKSTEP_BATCH: usize = 128 * 1024;
 
 /// Length of the windows searched for: long enough that a chance match in
 /// 192 KiB is out of the question (2^-64 per position and window).
