@@ -17,12 +17,6 @@ use zeroize::Zeroize;
 /// index `i` needs the stream up to byte `i + BLOCK_SIZE + LOOKAHEAD`.
 pub(super) const LOOKAHEAD: usize = 2;
 
-/// The shortest [`MaskWindow::STEP`] that makes the stream grow a step of
-/// bytes at a time rather than a byte at a time: Dumbo's seven and
-/// Delirium's eight bytes gain (16 KiB Delirium encryption 3–4 % faster),
-/// Jumbo's three lose (1 % slower).
-const MIN_WORD_STEP: usize = 4;
-
 /// What [`MaskWindow::mask`] gives for a mask it does not hold: at least
 /// as long as any block.
 const NO_MASK: [u8; 32] = [0; 32];
@@ -94,7 +88,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
             .saturating_add(P::BLOCK_SIZE.saturating_add(LOOKAHEAD - 1))
             .min(W);
         // Firmware keeps the byte loop, its smaller code (and no `u128`s).
-        if cfg!(target_pointer_width = "64") && Self::STEP >= MIN_WORD_STEP {
+        if cfg!(target_pointer_width = "64") {
             self.extend_by_words(wanted);
         } else {
             self.extend_by_bytes(wanted);
@@ -103,21 +97,19 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
         self.used = self.used.max(self.filled);
     }
 
-    /// Extends the stream to `wanted` bytes [`Self::STEP`] bytes at a time.
+    /// Extends the stream to `wanted` bytes [`Self::STEP`] bytes at a time
+    /// (a byte at a time while the window holds less stream than the
+    /// farthest tap needs: Jumbo's first three bytes after a slide).
     fn extend_by_words(&mut self, wanted: usize) {
-        let mut position = self.filled;
+        self.extend_by_bytes(wanted.min(Self::FARTHEST_TAP));
+        let mut position = self.filled.max(Self::FARTHEST_TAP);
         // The taps come from the stream's last bytes kept in registers: read
         // back from the window, words that span the bytes just stored would
         // wait for those stores.
         let mut recent = Recent::before(self.bytes.get(..position).unwrap_or_default());
         while position < wanted {
-            let [a, b, c] = P::FEEDBACK_TAPS;
-            let back = |tap: usize| P::BLOCK_SIZE.saturating_sub(tap);
-            let taps = [
-                recent.word(back(a)),
-                recent.word(back(b)),
-                recent.word(back(c)),
-            ];
+            let [a, b, c] = P::FEEDBACK_BACK;
+            let taps = [recent.word(a), recent.word(b), recent.word(c)];
             let new = P::feedback_lanes(taps);
             let bytes = new.to_le_bytes();
             let step_end = position.saturating_add(Self::STEP);
@@ -142,9 +134,8 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
         }
     }
 
-    /// Extends the stream to `wanted` bytes a byte at a time: where the
-    /// taps allow only short steps (Jumbo's three), the steps' chain through
-    /// [`Recent`] is slower than bytes (three independent chains here).
+    /// Extends the stream to `wanted` bytes a byte at a time (firmware, and
+    /// the bytes before the word form has its taps).
     #[inline(always)]
     fn extend_by_bytes(&mut self, wanted: usize) {
         for position in self.filled..wanted {
@@ -161,15 +152,27 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
 
     /// How many stream bytes one step of [`Self::prepare`] appends: those
     /// whose taps all lie before the step (at most the eight bytes of a
-    /// word). Byte `j` of a step reads tap bytes up to `j − BLOCK_SIZE +`
-    /// the last tap, so `j` must stay below `BLOCK_SIZE −` the last tap.
+    /// word). Byte `j` of a step reads the bytes `j −` each tap's distance,
+    /// so `j` must stay below the nearest tap's. Dumbo steps seven bytes,
+    /// Jumbo and Delirium eight (16 KiB Delirium encryption 3–4 % faster
+    /// than byte by byte; Jumbo's three-byte steps, before its taps moved
+    /// back, were 1 % slower than bytes).
     const STEP: usize = {
-        let [a, b, c] = P::FEEDBACK_TAPS;
-        let last_tap = if a > b { a } else { b };
-        let last_tap = if last_tap > c { last_tap } else { c };
-        let step = P::BLOCK_SIZE.saturating_sub(last_tap);
-        assert!(step >= 1, "the taps lie in the mask");
-        if step < 8 { step } else { 8 }
+        let [a, b, c] = P::FEEDBACK_BACK;
+        let nearest = if a < b { a } else { b };
+        let nearest = if nearest < c { nearest } else { c };
+        assert!(nearest >= 1, "the taps lie before the byte");
+        if nearest < 8 { nearest } else { 8 }
+    };
+
+    /// How much stream the word form needs behind a step: its farthest
+    /// tap's distance (at most the 32 bytes [`Recent`] holds).
+    const FARTHEST_TAP: usize = {
+        let [a, b, c] = P::FEEDBACK_BACK;
+        let farthest = if a > b { a } else { b };
+        let farthest = if farthest > c { farthest } else { c };
+        assert!(farthest <= 32, "the taps lie in the recent bytes");
+        farthest
     };
 
     /// The eight window bytes from `at` as a little-endian word, zero past
