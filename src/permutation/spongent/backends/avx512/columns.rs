@@ -147,82 +147,87 @@ fn window_mask<const BYTES: usize>(w: usize, start: usize, len: usize) -> u64 {
     }
 }
 
+/// A chunk's column vectors in three groups of eight, as the qword
+/// transposes make them: column `c` is `[c / 8][c % 8]` (read
+/// [`as_flattened`](slice::as_flattened)); those past the block's bytes are
+/// not used.
+pub(super) type Columns = [[__m512i; GROUP]; STAGE_VECTORS];
+
+/// The windows of group `g` of `flat`: masked loads of its bytes, zero past
+/// the batch.
+///
+/// # Safety
+/// AVX-512F and AVX-512BW must be available.
+#[inline(always)]
+unsafe fn group_windows<const BYTES: usize>(flat: &[u8], g: usize) -> [__m512i; WINDOWS] {
+    let start = g.wrapping_mul(group_bytes(BYTES));
+    each_of_three!(w => {
+        let mask = window_mask::<BYTES>(w, start, flat.len());
+        let at = start.wrapping_add(w.wrapping_mul(WINDOW));
+        match flat.get(at..) {
+            // SAFETY: the features are available (the caller's contract);
+            // the masked load reads only bytes of `flat`.
+            Some(rest) if mask != 0 => unsafe { _mm512_maskz_loadu_epi8(mask, rest.as_ptr().cast()) },
+            // SAFETY: as above.
+            _ => unsafe { _mm512_setzero_si512() },
+        }
+    })
+}
+
+/// Stage vector `m` (see [`STAGE_VECTORS`]) of a group from its windows:
+/// `vpermb`s with that vector's `index` and window masks.
+///
+/// # Safety
+/// AVX-512F, AVX-512BW and AVX-512 VBMI must be available.
+#[inline(always)]
+unsafe fn gather(windows: &[__m512i; WINDOWS], index: __m512i, masks: &[u64; WINDOWS]) -> __m512i {
+    // SAFETY: the features are available (the caller's contract), for each
+    // block in this function.
+    let mut gathered = unsafe { _mm512_setzero_si512() };
+    for (window, mask) in windows.iter().zip(masks) {
+        if *mask != 0 {
+            // SAFETY: as above.
+            gathered = unsafe { _mm512_mask_permutexvar_epi8(gathered, *mask, index, *window) };
+        }
+    }
+    gathered
+}
+
 /// Up to 64 blocks (missing ones read as zero) as their `BYTES` column
-/// vectors (see the module documentation).
+/// vectors (see the module documentation), the first of [`Columns`].
 ///
 /// # Safety
 /// AVX-512F, AVX-512BW, AVX-512 VBMI and GFNI must be available.
 #[inline(always)]
-pub(super) unsafe fn blocks_to_columns<const BYTES: usize>(
-    blocks: &[[u8; BYTES]],
-) -> [__m512i; BYTES] {
-    // SAFETY: the features are available (the caller's contract); each
-    // masked load reads only bytes of `blocks` (so for every block in this
-    // function).
-    let zero = unsafe { _mm512_setzero_si512() };
+pub(super) unsafe fn blocks_to_columns<const BYTES: usize>(blocks: &[[u8; BYTES]]) -> Columns {
     let (gather_indices, gather_masks) = const { gather_tables::<BYTES>() };
-    let mut index = [zero; STAGE_VECTORS];
-    for (to, bytes) in index.iter_mut().zip(&gather_indices) {
-        // SAFETY: as at the top of this function.
-        *to = unsafe { load_table(bytes) };
-    }
-    let mut stage = [[zero; GROUP]; STAGE_VECTORS];
     let flat = blocks.as_flattened();
-    for g in 0..GROUP {
-        let start = g.wrapping_mul(group_bytes(BYTES));
-        let mut windows = [zero; WINDOWS];
-        for (w, window) in windows.iter_mut().enumerate() {
-            let mask = window_mask::<BYTES>(w, start, flat.len());
-            let at = start.wrapping_add(w.wrapping_mul(WINDOW));
-            if let (Some(rest), true) = (flat.get(at..), mask != 0) {
-                // SAFETY: as at the top of this function.
-                *window = unsafe { _mm512_maskz_loadu_epi8(mask, rest.as_ptr().cast()) };
-            }
-        }
-        for ((vectors, index), masks) in stage.iter_mut().zip(&index).zip(&gather_masks) {
-            let mut gathered = zero;
-            for (window, mask) in windows.iter().zip(masks) {
-                if *mask != 0 {
-                    // SAFETY: as at the top of this function.
-                    gathered =
-                        unsafe { _mm512_mask_permutexvar_epi8(gathered, *mask, *index, *window) };
-                }
-            }
-            if let Some(vector) = vectors.get_mut(g) {
-                *vector = gathered;
-            }
-        }
-    }
-    let mut columns = [zero; STAGE_VECTORS * GROUP];
-    for (m, vectors) in stage.into_iter().enumerate() {
-        // SAFETY: as at the top of this function.
-        let transposed = unsafe { transpose_qwords(vectors) };
-        let start = m.wrapping_mul(GROUP);
-        if let Some(to) = columns
-            .get_mut(start..)
-            .and_then(|rest| rest.first_chunk_mut::<GROUP>())
-        {
-            *to = transposed;
-        }
-    }
-    // SAFETY: as at the top of this function.
+    // SAFETY: the features are available (the caller's contract), for
+    // every block in this function.
+    let windows = each_of_eight!(g => unsafe { group_windows::<BYTES>(flat, g) });
+    // SAFETY: as above.
     let bits = unsafe { _mm512_set1_epi64(BIT_TRANSPOSE) };
-    let mut out = [zero; BYTES];
-    for (to, column) in out.iter_mut().zip(columns) {
-        // SAFETY: as at the top of this function.
-        *to = unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(bits, column) };
-    }
-    out
+    each_of_three!(m => {
+        // SAFETY: as above.
+        let index = unsafe { load_table(&gather_indices[m]) };
+        let masks = &gather_masks[m];
+        // SAFETY: as above.
+        let vectors = each_of_eight!(g => unsafe { gather(&windows[g], index, masks) });
+        // SAFETY: as above.
+        let columns = unsafe { transpose_qwords(vectors) };
+        // SAFETY: as above.
+        each_of_eight!(r => unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(bits, columns[r]) })
+    })
 }
 
-/// [`blocks_to_columns`] reversed: the column vectors back into the
-/// blocks (only the bytes of `blocks` are written).
+/// [`blocks_to_columns`] reversed: the first `BYTES` column vectors back
+/// into the blocks (only the bytes of `blocks` are written).
 ///
 /// # Safety
 /// AVX-512F, AVX-512BW, AVX-512 VBMI and GFNI must be available.
 #[inline(always)]
 pub(super) unsafe fn columns_to_blocks<const BYTES: usize>(
-    columns: &[__m512i; BYTES],
+    columns: &Columns,
     blocks: &mut [[u8; BYTES]],
 ) {
     // SAFETY: the features are available (the caller's contract); each
@@ -231,25 +236,17 @@ pub(super) unsafe fn columns_to_blocks<const BYTES: usize>(
     let zero = unsafe { _mm512_setzero_si512() };
     // SAFETY: as at the top of this function.
     let bits = unsafe { _mm512_set1_epi64(BIT_TRANSPOSE) };
-    let mut stage = [[zero; GROUP]; STAGE_VECTORS];
-    for (m, vectors) in stage.iter_mut().enumerate() {
-        let start = m.wrapping_mul(GROUP);
-        let mut from = [zero; GROUP];
-        for (r, to) in from.iter_mut().enumerate() {
-            if let Some(column) = columns.get(start.wrapping_add(r)) {
-                // SAFETY: as at the top of this function.
-                *to = unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(bits, *column) };
-            }
-        }
+    let stage: [[__m512i; GROUP]; STAGE_VECTORS] = each_of_three!(m => {
         // SAFETY: as at the top of this function.
-        *vectors = unsafe { transpose_qwords(from) };
-    }
+        let from = each_of_eight!(r => unsafe {
+            _mm512_gf2p8affine_epi64_epi8::<0>(bits, columns[m][r])
+        });
+        // SAFETY: as at the top of this function.
+        unsafe { transpose_qwords(from) }
+    });
     let (scatter_indices, scatter_masks) = const { scatter_tables::<BYTES>() };
-    let mut index = [zero; WINDOWS];
-    for (to, bytes) in index.iter_mut().zip(&scatter_indices) {
-        // SAFETY: as at the top of this function.
-        *to = unsafe { load_table(bytes) };
-    }
+    // SAFETY: as at the top of this function.
+    let index: [__m512i; WINDOWS] = each_of_three!(w => unsafe { load_table(&scatter_indices[w]) });
     let flat = blocks.as_flattened_mut();
     for g in 0..GROUP {
         let start = g.wrapping_mul(group_bytes(BYTES));

@@ -43,9 +43,9 @@ use super::super::super::sbox::sbox_ternary_true;
 use super::super::super::{COUNTER_160, ROUNDS_160, next_counter};
 use super::super::soft64::Word;
 use super::Zmm;
-use super::columns::{GROUP, WINDOW, blocks_to_columns, column_of, columns_to_blocks};
+use super::columns::{Columns, GROUP, WINDOW, blocks_to_columns, column_of, columns_to_blocks};
 use core::arch::x86_64::{
-    __m512i, _mm512_mask_permutexvar_epi8, _mm512_mask_xor_epi64, _mm512_permutex2var_epi64,
+    _mm512_mask_permutexvar_epi8, _mm512_mask_xor_epi64, _mm512_permutex2var_epi64,
     _mm512_set_epi64, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2,
 };
 use zeroize::Zeroize;
@@ -132,7 +132,7 @@ unsafe fn blocks_to_words(blocks: &[[u8; BLOCK_BYTES]]) -> [Zmm; WORDS] {
         // SAFETY: as above.
         let index = unsafe { load_table(index) };
         let mut word = zero;
-        for (column, mask) in columns.iter().zip(masks) {
+        for (column, mask) in columns.as_flattened().iter().zip(masks) {
             if *mask != 0 {
                 // SAFETY: as above.
                 word = unsafe { _mm512_mask_permutexvar_epi8(word, *mask, index, *column) };
@@ -153,21 +153,25 @@ unsafe fn words_to_blocks(words: &[Zmm; WORDS], blocks: &mut [[u8; BLOCK_BYTES]]
     // every block in this function.
     let zero = unsafe { _mm512_setzero_si512() };
     let (column_indices, column_masks) = TO_COLUMNS;
-    let columns: [__m512i; BLOCK_BYTES] = core::array::from_fn(|c| {
-        let (Some(index), Some(masks)) = (column_indices.get(c), column_masks.get(c)) else {
-            return zero;
-        };
-        // SAFETY: as above.
-        let index = unsafe { load_table(index) };
-        let mut column = zero;
-        for (word, mask) in words.iter().zip(masks) {
-            if *mask != 0 {
+    let columns: Columns = each_of_three!(m => each_of_eight!(r => {
+        let c = GROUP * m + r;
+        match (column_indices.get(c), column_masks.get(c)) {
+            (Some(index), Some(masks)) => {
                 // SAFETY: as above.
-                column = unsafe { _mm512_mask_permutexvar_epi8(column, *mask, index, word.0) };
+                let index = unsafe { load_table(index) };
+                let mut column = zero;
+                for (word, mask) in words.iter().zip(masks) {
+                    if *mask != 0 {
+                        // SAFETY: as above.
+                        column =
+                            unsafe { _mm512_mask_permutexvar_epi8(column, *mask, index, word.0) };
+                    }
+                }
+                column
             }
+            _ => zero,
         }
-        column
-    });
+    }));
     // SAFETY: as above.
     unsafe { columns_to_blocks(&columns, blocks) };
 }
