@@ -108,55 +108,16 @@ pub(super) trait Ternary: Copy {
     fn ternary<const TABLE: i32>(self, b: Self, c: Self) -> Self;
 }
 
-/// [`sbox_plain`] (or, with `COMPLEMENTED`, [`sbox_complemented`]) in eight
-/// three-input gates instead of 17 two-input ones: the same circuit's
-/// intermediate values (`u`, `v`, and the two halves of `y3`) each become
-/// one gate of three inputs, and every NOT folds into a truth table. The
-/// complemented form is the plain one on complemented inputs, which only
-/// changes the tables. Checked against both on all 16 inputs in the tests.
+/// [`sbox`] in eight three-input gates instead of 20 two-input ones: the
+/// circuit's intermediate values (`u`, `v`, and the two halves of `y3`)
+/// each become one gate of three inputs, and every NOT folds into a truth
+/// table, so no kernel with these gates keeps complemented words.
 #[cfg(any(
     all(test, target_pointer_width = "64"),
     all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512)
 ))]
 #[inline(always)]
-pub(super) fn sbox_ternary<W: Ternary, const COMPLEMENTED: bool>(
-    [x0, x1, x2, x3]: [W; 4],
-) -> [W; 4] {
-    if COMPLEMENTED {
-        let u = x0.ternary::<0x1e>(x1, x2);
-        let v = x0.ternary::<0x66>(x1, x2);
-        let w = x0.ternary::<0x56>(x1, x2);
-        let m = x0.ternary::<0x3a>(x1, x2);
-        [
-            u.ternary::<0x96>(x1, x3),
-            u.ternary::<0xe4>(v, x3),
-            v.ternary::<0xb4>(u, x3),
-            w.ternary::<0xe1>(m, x3),
-        ]
-    } else {
-        let u = x0.ternary::<0x78>(x1, x2);
-        let v = x0.ternary::<0x66>(x1, x2);
-        let w = x0.ternary::<0x6a>(x1, x2);
-        let m = x0.ternary::<0x5c>(x1, x2);
-        [
-            u.ternary::<0x96>(x1, x3),
-            u.ternary::<0xd8>(v, x3),
-            v.ternary::<0x78>(u, x3),
-            w.ternary::<0xd2>(m, x3),
-        ]
-    }
-}
-
-/// [`sbox`] itself (true inputs, true outputs) in the eight gates of
-/// [`sbox_ternary`]: its plain form with the NOTs of outputs 1..3 folded
-/// into their truth tables. For kernels whose words hold nibbles of every
-/// quarter of the state, where no complemented form fits all of them.
-#[cfg(any(
-    all(test, target_pointer_width = "64"),
-    all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512)
-))]
-#[inline(always)]
-pub(super) fn sbox_ternary_true<W: Ternary>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
+pub(super) fn sbox_ternary<W: Ternary>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
     let u = x0.ternary::<0x78>(x1, x2);
     let v = x0.ternary::<0x66>(x1, x2);
     let w = x0.ternary::<0x6a>(x1, x2);
@@ -212,27 +173,9 @@ mod tests {
 
     #[test]
     #[cfg(target_pointer_width = "64")]
-    fn ternary_sboxes_equal_the_two_input_ones() {
-        for x in 0..16u8 {
-            let x = slices(x);
-            assert_eq!(sbox_ternary::<u32, false>(x), sbox_plain(x), "plain {x:?}");
-            assert_eq!(
-                sbox_ternary::<u32, true>(x),
-                sbox_complemented(x),
-                "complemented {x:?}"
-            );
-        }
-    }
-
-    #[test]
-    #[cfg(target_pointer_width = "64")]
     fn true_ternary_sbox_is_the_sbox() {
         for x in 0..16u8 {
-            assert_eq!(
-                sbox_ternary_true::<u32>(slices(x)),
-                sbox(slices(x)),
-                "{x:x}"
-            );
+            assert_eq!(sbox_ternary::<u32>(slices(x)), sbox(slices(x)), "{x:x}");
         }
     }
 

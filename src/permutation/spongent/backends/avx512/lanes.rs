@@ -11,7 +11,7 @@
 //! the four bits of nibble `k` (bits `4k .. 4k + 4`) sit in lane `k / 5` of
 //! the four words `4(k mod 5) ..`: a *slot* of four words holds one nibble
 //! of every lane, and one S-box circuit on a slot's words computes eight
-//! S-boxes of 64 states (the true S-box, [`sbox_ternary_true`]: no
+//! S-boxes of 64 states (the true S-box, [`sbox_ternary`]: no
 //! complemented quarters, which would differ between lanes).
 //!
 //! # The bit permutation
@@ -39,7 +39,7 @@
 
 use super::super::super::super::avx512::load_table;
 use super::super::super::super::cpu::Avx512Vbmi;
-use super::super::super::sbox::sbox_ternary_true;
+use super::super::super::sbox::sbox_ternary;
 use super::super::super::{COUNTER_160, ROUNDS_160, next_counter};
 use super::super::soft64::Word;
 use super::Zmm;
@@ -235,7 +235,7 @@ unsafe fn round(words: [Zmm; WORDS], counter: u8) -> [Zmm; WORDS] {
     for (slot, nibble) in x.chunks_exact(4).enumerate() {
         if let &[x0, x1, x2, x3] = nibble {
             // SAFETY: as above.
-            let moved = unsafe { bit_permutation(sbox_ternary_true([x0, x1, x2, x3])) };
+            let moved = unsafe { bit_permutation(sbox_ternary([x0, x1, x2, x3])) };
             for (m, word) in moved.into_iter().enumerate() {
                 if let Some(to) = out.get_mut(m.wrapping_mul(5).wrapping_add(slot)) {
                     *to = word;
