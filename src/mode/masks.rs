@@ -99,11 +99,11 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
 
     /// Extends the stream to `wanted` bytes [`Self::STEP`] bytes at a time
     /// (a byte at a time while the window holds less stream than the
-    /// farthest tap needs: Jumbo's first three bytes after a slide).
+    /// farthest tap needs: Jumbo's first three bytes after a slide,
+    /// Dumbo's first seven).
     fn extend_by_words(&mut self, wanted: usize) {
-        // Only Jumbo's taps reach past a mask (a constant test): Dumbo and
-        // Delirium keep the loop they had (with it, a 1500 B Dumbo
-        // encryption in the AVX2 build took 2.5 % longer).
+        // Only Jumbo's and Dumbo's taps reach past a mask (a constant
+        // test): Delirium keeps the loop it had.
         let mut position = self.filled;
         if Self::FARTHEST_TAP > P::BLOCK_SIZE {
             self.extend_by_bytes(wanted.min(Self::FARTHEST_TAP));
@@ -114,9 +114,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
         // wait for those stores.
         let mut recent = Recent::before(self.bytes.get(..position).unwrap_or_default());
         while position < wanted {
-            let [a, b, c] = P::FEEDBACK_BACK;
-            let taps = [recent.word(a), recent.word(b), recent.word(c)];
-            let new = P::feedback_lanes(taps);
+            let new = P::feedback_lanes(|back| recent.word(back));
             let bytes = new.to_le_bytes();
             let step_end = position.saturating_add(Self::STEP);
             // A whole step is a copy of a fixed length; the last one of a
@@ -159,14 +157,12 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     /// How many stream bytes one step of [`Self::prepare`] appends: those
     /// whose taps all lie before the step (at most the eight bytes of a
     /// word). Byte `j` of a step reads the bytes `j −` each tap's distance,
-    /// so `j` must stay below the nearest tap's. Dumbo steps seven bytes,
-    /// Jumbo and Delirium eight (16 KiB Delirium encryption 3–4 % faster
-    /// than byte by byte; Jumbo's three-byte steps, before its taps moved
-    /// back, were 1 % slower than bytes).
+    /// so `j` must stay below the nearest tap's. All three step eight bytes
+    /// (16 KiB Delirium encryption 3–4 % faster than byte by byte; Jumbo's
+    /// three-byte steps, before its taps moved back, were 1 % slower than
+    /// bytes).
     const STEP: usize = {
-        let [a, b, c] = P::FEEDBACK_BACK;
-        let nearest = if a < b { a } else { b };
-        let nearest = if nearest < c { nearest } else { c };
+        let (nearest, _) = reach(P::FEEDBACK_BACK);
         assert!(nearest >= 1, "the taps lie before the byte");
         if nearest < 8 { nearest } else { 8 }
     };
@@ -174,9 +170,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     /// How much stream the word form needs behind a step: its farthest
     /// tap's distance (at most the 32 bytes [`Recent`] holds).
     const FARTHEST_TAP: usize = {
-        let [a, b, c] = P::FEEDBACK_BACK;
-        let farthest = if a > b { a } else { b };
-        let farthest = if farthest > c { farthest } else { c };
+        let (_, farthest) = reach(P::FEEDBACK_BACK);
         assert!(farthest <= 32, "the taps lie in the recent bytes");
         farthest
     };
@@ -339,6 +333,23 @@ impl Recent {
         self.low = self.low.wrapping_shr(bits) | self.high.wrapping_shl(rest);
         self.high = self.high.wrapping_shr(bits) | kept.wrapping_shl(rest);
     }
+}
+
+/// The nearest and the farthest of `taps` (distances back in the stream;
+/// `usize::MAX` and 0 for none).
+const fn reach(taps: &[usize]) -> (usize, usize) {
+    let (mut nearest, mut farthest) = (usize::MAX, 0);
+    let mut rest = taps;
+    while let [tap, later @ ..] = rest {
+        if *tap < nearest {
+            nearest = *tap;
+        }
+        if *tap > farthest {
+            farthest = *tap;
+        }
+        rest = later;
+    }
+    (nearest, farthest)
 }
 
 /// The low 64 bits of `x`.
