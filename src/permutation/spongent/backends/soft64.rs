@@ -27,8 +27,7 @@ pub(super) trait Word: Bits + Zeroize {
     fn from_lanes(lane: impl FnMut(usize) -> u64) -> Self;
     /// Hands every lane to `sink(l, value)`.
     fn to_lanes(self, sink: impl FnMut(usize, u64));
-    /// [`sbox_plain`] on these words (a word with three-input logic
-    /// overrides it with fewer instructions).
+    /// [`sbox_plain`] on these words.
     #[inline(always)]
     fn plain_sbox(x: [Self; 4]) -> [Self; 4] {
         sbox_plain(x)
