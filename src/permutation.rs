@@ -199,7 +199,7 @@ impl Permutation for Spongent160 {
     /// ⊕ bit 0 of the byte 24 back (φ once more). So the word form reads
     /// the bytes 27, 24, 20 and 17 back, and steps eight bytes, each step
     /// independent of the one before (the mask stream's share of a 16 KiB
-    /// Dumbo encryption 3.0 → 1.2 % by perf samples).
+    /// Dumbo encryption 3.0 → 2.5 % by perf samples).
     const FEEDBACK_BACK: &'static [usize] = &[27, 24, 20, 17];
 
     /// `x_0 ⋘ 3 ⊕ x_3 ≪ 7 ⊕ x_13 ≫ 7` with `x_13 ≫ 7 = (x_{−7} ≫ 4 ⊕

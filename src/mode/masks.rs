@@ -179,11 +179,15 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     fn slide_to(&mut self, oldest: usize) {
         let shift = oldest.saturating_sub(self.base);
         let kept = self.filled.saturating_sub(shift);
-        // On 64-bit targets a `memmove` (the window is hundreds of bytes;
-        // 16 KiB Dumbo 28.22 → 27.92 µs on a Zen 4 against a loop of
-        // eight-byte words). Firmware keeps a byte loop (its window is a
-        // few blocks), which links no panic, ascending, so right where the
-        // bytes kept overlap their new place.
+        // On 64-bit targets a `memmove`: the window is hundreds of bytes
+        // (16 KiB Dumbo 28.22 → 27.92 µs on a Zen 4 against a loop of
+        // eight-byte words). Firmware, whose window is a few blocks, keeps
+        // a byte loop, which links no panic; it runs ascending, so it is
+        // right where the bytes kept overlap their new place.
+        debug_assert!(
+            shift.saturating_add(kept) <= W,
+            "the kept bytes lie in the window"
+        );
         #[cfg(target_pointer_width = "64")]
         if shift.saturating_add(kept) <= self.bytes.len() {
             self.bytes.copy_within(shift..shift.saturating_add(kept), 0);

@@ -13,8 +13,8 @@
 //! it writes it, stores a block only after it has loaded the next one.
 //! Before that, it stored exactly the block's bytes in pieces of 16, 8, 4,
 //! 2 and 1 bytes, about twice the instructions: with the delayed masked
-//! store, 16 KiB Dumbo 28.98 → 28.36 µs, Jumbo 28.92 → 28.46 µs and
-//! Delirium 12.19 → 11.54 µs (minimum of five alternating runs).
+//! store, 16 KiB Dumbo 28.99 → 28.32 µs, Jumbo 28.94 → 28.40 µs and
+//! Delirium 12.13 → 11.86 µs (minimum of six alternating runs).
 //!
 //! Every access covers only the bytes of its slice (a load's mask is the
 //! slice's length), so nothing outside the run's states, the blocks, the
