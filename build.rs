@@ -1,28 +1,68 @@
-//! Tells the crate whether the compiler has the AVX-512 and GFNI intrinsics
-//! (stable since Rust 1.89): with them the AVX-512 backends are built, on an
-//! older compiler (down to the MSRV, 1.85) they are left out and the AVX2
-//! ones serve those CPUs. Nothing else is probed.
+//! Names the build variants once, so that the sources test a name instead
+//! of spelling out the target and the compiler each time:
+//!
+//! - `elephant_batch`: targets with 64-bit words. The batch kernels are
+//!   built (portable ones in `u64` words, and the SIMD ones below), and the
+//!   mode hands them runs of blocks. Without it, the one-block firmware
+//!   mode: the mode permutes one block at a time (`mode::sequential`) with
+//!   the one-state kernels only, and code size comes first.
+//! - `elephant_x86`: the x86-64 SIMD tiers (AVX2, BMI2 `pext`), chosen at
+//!   run time by `permutation::cpu`.
+//! - `elephant_avx512`: the AVX-512 tiers too; their intrinsics are stable
+//!   since Rust 1.89, so an older compiler (down to the MSRV, 1.85) leaves
+//!   them out and the AVX2 ones serve those CPUs.
+//! - `elephant_neon`: the aarch64 NEON tiers.
+//!
+//! `--cfg elephant_force_soft` (the user's switch) turns every SIMD name
+//! off: only the portable kernels are built.
 
 use std::env;
 use std::process::Command;
 
+/// The names this script may set (each declared for `check-cfg`).
+const NAMES: [&str; 4] = [
+    "elephant_batch",
+    "elephant_x86",
+    "elephant_avx512",
+    "elephant_neon",
+];
+
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(elephant_avx512)");
+    for name in NAMES {
+        println!("cargo::rustc-check-cfg=cfg({name})");
+    }
     println!("cargo::rerun-if-env-changed=RUSTC");
+    let target = |key: &str| env::var(key).unwrap_or_default();
+    let arch = target("CARGO_CFG_TARGET_ARCH");
+    let simd = env::var_os("CARGO_CFG_ELEPHANT_FORCE_SOFT").is_none();
+    let set = |name: &str, on: bool| {
+        if on {
+            println!("cargo::rustc-cfg={name}");
+        }
+    };
+    set(
+        "elephant_batch",
+        target("CARGO_CFG_TARGET_POINTER_WIDTH") == "64",
+    );
+    let x86 = simd && arch == "x86_64";
+    set("elephant_x86", x86);
+    set("elephant_avx512", x86 && rustc_minor() >= 89);
+    set("elephant_neon", simd && arch == "aarch64");
+}
+
+/// The compiler's minor version: 89 for "rustc 1.89.0 (…)" or
+/// "rustc 1.89.0-nightly (…)", 0 if it cannot be read.
+fn rustc_minor() -> u32 {
     let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let version = Command::new(rustc)
         .arg("--version")
         .output()
         .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
         .unwrap_or_default();
-    // "rustc 1.89.0 (…)" or "rustc 1.93.0-nightly (…)".
-    let minor = version
+    version
         .split_whitespace()
         .nth(1)
         .and_then(|number| number.split('.').nth(1))
         .and_then(|minor| minor.parse::<u32>().ok())
-        .unwrap_or(0);
-    if minor >= 89 {
-        println!("cargo::rustc-cfg=elephant_avx512");
-    }
+        .unwrap_or(0)
 }

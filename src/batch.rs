@@ -161,8 +161,7 @@ pub fn open<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
 /// targets: firmware takes one message at a time). Its lengths decide,
 /// which are public.
 fn in_lockstep<P: Permutation>(packet: &Packet<'_, P>) -> bool {
-    cfg!(target_pointer_width = "64")
-        && lockstep::fits::<P>(packet.associated_data.len(), packet.buffer.len())
+    cfg!(elephant_batch) && lockstep::fits::<P>(packet.associated_data.len(), packet.buffer.len())
 }
 
 /// `packet` as the mode sees it: sealed if `sealing`, else opened.
@@ -246,7 +245,7 @@ fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8,
         accept
     };
     // The depth to clear after the call, from the public counts.
-    let wave = if cfg!(not(target_pointer_width = "64")) {
+    let wave = if cfg!(not(elephant_batch)) {
         Wave::Large
     } else if count > SMALL_WAVE && general == 0 {
         Wave::Lockstep
@@ -299,7 +298,7 @@ fn drive<'p, P: Permutation>(
     blocks: usize,
     messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
-    if cfg!(not(target_pointer_width = "64")) {
+    if cfg!(not(elephant_batch)) {
         drive_all::<P, 1, 1, { window_for(1) }>(messages)
     } else if count <= SMALL_WAVE && blocks <= SHORT_RUN {
         drive_all::<P, SMALL_WAVE, SHORT_RUN, { window_for(SHORT_RUN) }>(messages)

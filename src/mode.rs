@@ -43,11 +43,7 @@ pub(crate) type TagOf<P> = Array<u8, <P as Permutation>::TagSize>;
 ///
 /// Wide enough to fill the widest batch backend; a target without batch
 /// backends keeps the stack small instead.
-pub(crate) const RUN_BLOCKS: usize = if cfg!(target_pointer_width = "64") {
-    256
-} else {
-    1
-};
+pub(crate) const RUN_BLOCKS: usize = if cfg!(elephant_batch) { 256 } else { 1 };
 
 /// Run length for short calls, whose blocks fit in one such run: setting up
 /// (and wiping) a full run would cost more than the permutations.
@@ -153,7 +149,7 @@ pub(crate) fn encrypt<P: Permutation>(
 /// [`encrypt`] with runs of `N` blocks.
 // Not inlined on 64-bit targets: a short call then does not pay (in
 // stack, and in the scrub after it) for the long path's run.
-#[cfg_attr(target_pointer_width = "64", inline(never))]
+#[cfg_attr(elephant_batch, inline(never))]
 fn seal_with<P: Permutation, const N: usize, const W: usize>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
@@ -205,7 +201,7 @@ pub(crate) fn decrypt<P: Permutation>(
 }
 
 /// [`decrypt`] with runs of `N` blocks.
-#[cfg_attr(target_pointer_width = "64", inline(never))]
+#[cfg_attr(elephant_batch, inline(never))]
 fn open_with<P: Permutation, const N: usize, const W: usize>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
@@ -217,7 +213,7 @@ fn open_with<P: Permutation, const N: usize, const W: usize>(
     call.begin_open(expanded_key, nonce, associated_data, buffer, tag);
     // Only the wide batches of 64-bit targets gain from it; firmware keeps
     // the smaller code.
-    if cfg!(target_pointer_width = "64") {
+    if cfg!(elephant_batch) {
         call.hold_keystream_if_one_step(N);
     }
     drive::<P, N, W>(&mut call);
@@ -287,7 +283,7 @@ mod tests {
     /// medium runs and the tag's step, where wide runs take two and the tag.
     /// (64-bit targets: firmware's runs are one block. Under Miri, one
     /// short length and no step counts, which cost it over a minute.)
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     #[test]
     fn medium_runs_seal_as_wide_runs() {
         const M: usize = MEDIUM_RUN;
@@ -341,7 +337,7 @@ mod tests {
     /// targets: the keystream-first order is theirs, and firmware's runs
     /// are one block long. Under Miri only the 6,000-byte case, the
     /// shortest that takes several full runs (the three cost it minutes).
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     #[test]
     fn a_long_message_fills_its_runs() {
         const N: usize = RUN_BLOCKS;

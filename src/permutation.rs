@@ -7,20 +7,15 @@
 
 // Helpers of the AVX-512 kernels of both permutations (Rust 1.89 or newer,
 // like the kernels).
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512;
 #[cfg(test)]
 mod backend_check;
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+#[cfg(elephant_x86)]
 pub(crate) mod cpu;
 // The mode's AVX-512 loops take the same token in their tests.
-#[cfg(all(
-    test,
-    target_arch = "x86_64",
-    not(elephant_force_soft),
-    elephant_avx512
-))]
+#[cfg(all(test, elephant_avx512))]
 pub(crate) use backend_check::avx512_vbmi_or_fail;
 mod keccak;
 mod spongent;
@@ -30,13 +25,13 @@ pub use spongent::{spongent_pi_160, spongent_pi_176};
 
 /// Every Keccak-f\[200\] batch tier on its own, for the tier benchmarks
 /// only (`RUSTFLAGS="--cfg elephant_bench_tiers"`): not part of the API.
-#[cfg(all(elephant_bench_tiers, target_pointer_width = "64"))]
+#[cfg(all(elephant_bench_tiers, elephant_batch))]
 #[doc(hidden)]
 pub use keccak::backends::tiers as keccak_batch_tiers;
 
 /// Every Spongent-π batch tier on its own, for the tier benchmarks only
 /// (`RUSTFLAGS="--cfg elephant_bench_tiers"`): not part of the API.
-#[cfg(all(elephant_bench_tiers, target_pointer_width = "64"))]
+#[cfg(all(elephant_bench_tiers, elephant_batch))]
 #[doc(hidden)]
 pub use spongent::backends::tiers as spongent_batch_tiers;
 

@@ -95,7 +95,7 @@ fn zero_stack_32<P: Permutation>(key_expansion: bool) {
 /// rows take 7 per 16 bytes).
 #[inline(never)]
 fn zero_stack<const CHUNKS: usize>() {
-    if cfg!(target_pointer_width = "64") {
+    if cfg!(elephant_batch) {
         let region = [[0u64; 4]; CHUNKS];
         black_box(&region);
     } else {
@@ -120,7 +120,7 @@ const fn chunks(bytes: usize) -> usize {
 /// bytes, to the depth measured for its path.
 #[inline(always)]
 fn after_call<P: Permutation>(associated_data_len: usize, message_len: usize) {
-    if cfg!(not(target_pointer_width = "64")) {
+    if cfg!(not(elephant_batch)) {
         zero_stack_32::<P>(false);
     } else if mode::is_short::<P>(associated_data_len, message_len) {
         let lanes = P::narrow_batch().is_some()
@@ -192,7 +192,7 @@ fn decrypt_in_own_frame<P: Permutation>(
 #[inline(always)]
 pub(crate) fn expand_key<P: Permutation>(block: &mut P::Block) {
     permute_in_own_frame::<P>(block);
-    if cfg!(target_pointer_width = "64") {
+    if cfg!(elephant_batch) {
         zero_stack::<{ chunks(KEY_EXPANSION) }>();
     } else {
         zero_stack_32::<P>(true);
@@ -252,7 +252,7 @@ const BATCH_32: usize = 2 * 1024;
 #[inline(always)]
 pub(crate) fn batch<R>(wave: Wave, work: impl FnOnce() -> R) -> R {
     let result = run_in_own_frame(work);
-    if cfg!(not(target_pointer_width = "64")) {
+    if cfg!(not(elephant_batch)) {
         zero_stack::<{ chunks(BATCH_32) }>();
     } else {
         match wave {

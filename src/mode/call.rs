@@ -206,7 +206,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// message left is overwritten, or wiped when the call is dropped. The
     /// caller has set `data` (directly: built elsewhere and moved in, its
     /// pieces' stores would stall the wide loads of the move).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     fn begin(&mut self, nonce: &[u8; NONCE_SIZE], start: Start<'a, P>) {
         let Start {
             expanded_key,
@@ -245,7 +245,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
 
     /// Starts sealing a whole message: encrypts the buffer (input side to
     /// output side) and computes the tag.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(crate) fn begin_seal(
         &mut self,
         expanded_key: &'a P::Block,
@@ -270,7 +270,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
 
     /// Starts opening a whole message: verifies `tag` over the input side
     /// and, only if it matches, decrypts into the output side.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(crate) fn begin_open(
         &mut self,
         expanded_key: &'a P::Block,
@@ -412,7 +412,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// Whether opening holds its keystream on the run (64-bit targets
     /// only, so that firmware links none of it).
     fn holds_keystream(&self) -> bool {
-        cfg!(target_pointer_width = "64") && self.plan.hold_keystream
+        cfg!(elephant_batch) && self.plan.hold_keystream
     }
 
     /// Whether the call has finished (sealed, opened or rejected).
@@ -484,7 +484,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         // keystream blocks and their terms (a 16 KiB Dumbo message took
         // eight runs of 256 blocks or fewer; it now takes seven, the
         // fewest its 1,640 permutations fit in).
-        let keystream_ready = if cfg!(target_pointer_width = "64") && self.sealing {
+        let keystream_ready = if cfg!(elephant_batch) && self.sealing {
             self.plan
                 .keystream_blocks
                 .min(end)
@@ -499,7 +499,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         let pending = self.pending_start..self.pending_start.saturating_add(terms);
         let mut first_left = pending.start;
         let whole_end = pending.end.min(self.plan.whole_blocks);
-        if cfg!(target_pointer_width = "64") && whole_end > first_left {
+        if cfg!(elephant_batch) && whole_end > first_left {
             // The whole blocks in one loop, as in `queue_steady`.
             self.queue_whole_pending(run, first_left, whole_end);
             first_left = whole_end;
@@ -609,7 +609,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     fn steady_end(&self, at: Cursor, limit: usize) -> Option<usize> {
         // The cheapest test first: short calls (no whole block left) are
         // out after one comparison.
-        let steady = cfg!(target_pointer_width = "64")
+        let steady = cfg!(elephant_batch)
             && at.index < self.plan.whole_blocks
             && !at.message_done
             && at.index >= self.plan.associated_data_blocks.max(1)
@@ -618,7 +618,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     }
 
     /// Queues ciphertext block `index`'s tag term (padded if it is the last).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     fn queue_ciphertext_term<const N: usize>(&mut self, run: &mut Run<P, N>, index: usize) {
         let start = index.saturating_mul(P::BLOCK_SIZE);
         let data = (self.data.read(), start);
@@ -635,7 +635,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             .min(MaskWindow::<P, W>::reach_from(self.next.index));
         self.masks.prepare(self.next.index, end);
         let index = self.next.index;
-        if cfg!(target_pointer_width = "64") {
+        if cfg!(elephant_batch) {
             let count = end.saturating_sub(index);
             keystream::queue_blocks(run, &self.nonce, &self.masks, index, count);
         } else {
@@ -778,7 +778,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         let mut first_left = self.flight_from.index;
         // The whole blocks in one loop, as in `take_steady`.
         let whole_end = self.next.index.min(self.plan.whole_blocks);
-        if cfg!(target_pointer_width = "64")
+        if cfg!(elephant_batch)
             && whole_end > first_left
             && self.apply_whole_keystream(run, first_left, whole_end, self.accept)
         {
@@ -815,11 +815,11 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// used as scratch space) into the message: the output becomes
     /// `input ⊕ keystream` where `accept` is `0xff` (sealing, or a tag
     /// that matched), and stays as it was where it is 0.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     fn apply_keystream(&mut self, permuted: &mut P::Block, index: usize, accept: u8) {
         let start = index.saturating_mul(P::BLOCK_SIZE);
         let masks = self.masks.keystream_masks(index);
-        if cfg!(target_pointer_width = "64") {
+        if cfg!(elephant_batch) {
             // One pass from the permutation's result into the message
             // (firmware keeps the smaller code below).
             if let Data::InPlace(data) = &mut self.data {

@@ -17,7 +17,7 @@ pub(super) fn write_nonce_block<P: Permutation>(block: &mut P::Block, nonce: &[u
 }
 
 /// Queues `P(N‖0 ⊕ mask_j ⊕ mask_{j+1})`, keystream block `index`.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
     run: &mut Run<P, N>,
     nonce: &P::Block,
@@ -30,7 +30,7 @@ pub(super) fn queue<P: Permutation, const N: usize, const W: usize>(
 
 /// Queues keystream blocks `index .. index + count` (as [`queue`] each),
 /// in one loop over the mask stream: a long message's steady state.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn queue_blocks<P: Permutation, const N: usize, const W: usize>(
     run: &mut Run<P, N>,
     nonce: &P::Block,
@@ -54,7 +54,7 @@ pub(super) fn queue_blocks<P: Permutation, const N: usize, const W: usize>(
 /// as many as its length holds), from the next results on the run:
 /// `blocks ⊕= (P(N‖0 ⊕ δ_j) ⊕ δ_j) & accept` (`accept` as in
 /// `Call::apply_keystream`), in one loop.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn apply_blocks<P: Permutation, const N: usize, const W: usize>(
     run: &mut Run<P, N>,
     masks: &MaskWindow<P, W>,

@@ -88,7 +88,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
             .saturating_add(P::BLOCK_SIZE.saturating_add(LOOKAHEAD - 1))
             .min(W);
         // Firmware keeps the byte loop, its smaller code (and no `u128`s).
-        if cfg!(target_pointer_width = "64") {
+        if cfg!(elephant_batch) {
             self.extend_by_words(wanted);
         } else {
             self.extend_by_bytes(wanted);
@@ -188,11 +188,11 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
             shift.saturating_add(kept) <= W,
             "the kept bytes lie in the window"
         );
-        #[cfg(target_pointer_width = "64")]
+        #[cfg(elephant_batch)]
         if shift.saturating_add(kept) <= self.bytes.len() {
             self.bytes.copy_within(shift..shift.saturating_add(kept), 0);
         }
-        #[cfg(not(target_pointer_width = "64"))]
+        #[cfg(not(elephant_batch))]
         for to in 0..kept {
             let byte = self.bytes.get(to.saturating_add(shift)).copied();
             if let (Some(slot), Some(byte)) = (self.bytes.get_mut(to), byte) {
@@ -204,7 +204,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     }
 
     /// `mask_index`, which [`Self::prepare`] made readable.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn mask(&self, index: usize) -> &[u8] {
         let start = index.wrapping_sub(self.base);
         let mask = self.bytes.get(start..start.wrapping_add(P::BLOCK_SIZE));
@@ -224,7 +224,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     /// is bytes `j .. j + BLOCK_SIZE` of it (so it is `count + BLOCK_SIZE +
     /// LOOKAHEAD − 1` bytes long, or empty for no masks), for the loops
     /// over many blocks.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn stream(&self, index: usize, count: usize) -> &[u8] {
         if count == 0 {
             return &[];
@@ -243,7 +243,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
 
     /// `mask_index` and `mask_{index+1}`, whose XOR `δ_index` masks
     /// keystream block `index`.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn keystream_masks(&self, index: usize) -> [&[u8]; 2] {
         [self.mask(index), self.mask(index.saturating_add(1))]
     }
@@ -269,7 +269,7 @@ struct Recent {
 
 impl Recent {
     /// The last 32 bytes of `stream` (zeros before its start).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     fn before(stream: &[u8]) -> Self {
         let mut bytes = [0u8; 32];
         let tail = stream.get(stream.len().saturating_sub(32)..);
@@ -290,7 +290,7 @@ impl Recent {
 
     /// The eight stream bytes from `back` (1 to 32) bytes before the next
     /// one; lanes that would reach past the newest byte are zero.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     fn word(&self, back: usize) -> u64 {
         // Bit offset of that byte in the 256-bit number (a constant after
         // inlining, so one of the branches below).
@@ -308,7 +308,7 @@ impl Recent {
     }
 
     /// Appends the low `count` (1 to 8) bytes of `new`.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     fn push(&mut self, new: u64, count: usize) {
         let bits = u32::try_from(count).unwrap_or(8).wrapping_mul(8);
         let kept = u128::from(new) & (u128::MAX >> 128u32.wrapping_sub(bits));
@@ -336,7 +336,7 @@ const fn reach(taps: &[usize]) -> (usize, usize) {
 }
 
 /// The low 64 bits of `x`.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 fn low_word(x: u128) -> u64 {
     let [a, b, c, d, e, f, g, h, ..] = x.to_le_bytes();
     u64::from_le_bytes([a, b, c, d, e, f, g, h])

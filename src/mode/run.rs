@@ -45,7 +45,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
     /// Queues `P(input ⊕ mask_a ⊕ mask_b)`; a shorter input or mask is
     /// zero-padded (pass an empty `mask_b` for a single mask). Only called
     /// with [`Self::room`] left.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn push(&mut self, input: &[u8], mask_a: &[u8], mask_b: &[u8]) {
         let slot = self.states.get_mut(self.queued);
         debug_assert!(slot.is_some(), "queued only with room left");
@@ -60,7 +60,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
     /// Queues a state that the caller writes whole: the next slot, to be
     /// overwritten (`None` only without [`Self::room`], which the callers
     /// never do).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn push_slot(&mut self) -> Option<&mut P::Block> {
         debug_assert!(self.queued < N, "queued only with room left");
         let slot = self.states.get_mut(self.queued);
@@ -75,7 +75,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
     /// Queues `count` states that the caller writes whole: the next
     /// `count` slots, to be overwritten (only called with that much
     /// [`Self::room`]).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn push_slots(&mut self, count: usize) -> &mut [P::Block] {
         debug_assert!(count <= self.room(), "queued only with room left");
         let start = self.queued;
@@ -107,7 +107,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
 
     /// The next result of the last evaluation (`None` only if more is
     /// taken than was queued, which the callers never do).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn take(&mut self) -> Option<&P::Block> {
         debug_assert!(self.taken < self.queued, "only what was queued is taken");
         let result = self.states.get(self.taken);
@@ -117,7 +117,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
 
     /// [`Self::take`], for a caller that uses the state as its scratch
     /// space (it is wiped with the run).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn take_mut(&mut self) -> Option<&mut P::Block> {
         debug_assert!(self.taken < self.queued, "only what was queued is taken");
         let result = self.states.get_mut(self.taken);
@@ -127,7 +127,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
 
     /// The next `count` results of the last evaluation, as [`Self::take_mut`]
     /// one by one (only what was queued is taken).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn take_slots(&mut self, count: usize) -> &mut [P::Block] {
         let start = self.taken;
         let end = start.saturating_add(count).min(self.queued);

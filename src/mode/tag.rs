@@ -76,13 +76,13 @@ impl<P: Permutation> TagSum<P> {
     }
 
     /// `T ^= block`: a permutation's result, or a part's sum.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn add(&mut self, block: &[u8]) {
         xor_into(self.sum.as_mut(), block);
     }
 
     /// `T ^= mask_a ⊕ mask_b`: the masks of a term, added when it is queued.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn add_masks(&mut self, mask_a: &[u8], mask_b: &[u8]) {
         xor_words(self.sum.as_mut(), true, [mask_a, mask_b]);
     }
@@ -90,7 +90,7 @@ impl<P: Permutation> TagSum<P> {
     /// Queues the term of block `index` of `data ‖ 01 ‖ 00…` (which starts
     /// at byte `start` of `data`) with mask `index` (the associated data)
     /// or masks `index` and `index + 2` (the ciphertext).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn queue_term<const N: usize, const W: usize>(
         &mut self,
         run: &mut Run<P, N>,
@@ -119,7 +119,7 @@ impl<P: Permutation> TagSum<P> {
     /// Their masks telescope in the sum: `Σ_j (mask_j ⊕ mask_{j+2})` over
     /// `j = index .. index + count` is `mask_index ⊕ mask_{index+1} ⊕
     /// mask_{index+count} ⊕ mask_{index+count+1}`, added once.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn queue_whole_terms<const N: usize, const W: usize>(
         &mut self,
         run: &mut Run<P, N>,
@@ -147,7 +147,7 @@ impl<P: Permutation> TagSum<P> {
     }
 
     /// Adds the next `count` results on the run (tag terms) to the sum.
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn add_results<const N: usize>(&mut self, run: &mut Run<P, N>, count: usize) {
         if count == 0 {
             return;

@@ -3,7 +3,7 @@
 //! operation besides the permutation, done a few times per block.
 
 // The per-block XORs with the mask stream in masked 256-bit accesses.
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512;
 
@@ -13,7 +13,7 @@ const WORD: usize = size_of::<usize>();
 /// The two masks in a `window` of the mask stream for a block of `len`
 /// bytes: the one it starts with and the one `ahead` bytes (so `ahead`
 /// indices) later.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn window_masks(window: &[u8], len: usize, ahead: usize) -> (&[u8], &[u8]) {
     let first = window.get(..len).unwrap_or_default();
     let later = window
@@ -29,13 +29,13 @@ pub(super) fn window_masks(window: &[u8], len: usize, ahead: usize) -> (&[u8], &
 /// AVX-512, one masked access per block and source; elsewhere
 /// [`xor_words`] on each (`block`, the permutation's constant, keeps its
 /// pieces fixed at compile time).
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn xor_blocks_from_stream<'a, 'b>(
     blocks: impl Iterator<Item = (&'a mut [u8], &'b [u8], &'b [u8])>,
     block: usize,
     ahead: usize,
 ) {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     if let Some(token) = crate::permutation::cpu::Avx512Vbmi::detect() {
         avx512::xor_blocks_from_stream(token, blocks, ahead);
         return;
@@ -51,13 +51,13 @@ pub(super) fn xor_blocks_from_stream<'a, 'b>(
 /// `dst ^= (result ⊕ mask ⊕ later) & accept`, the keystream into a message
 /// in place. Where the CPU has AVX-512, with masked loads; elsewhere
 /// [`xor_masked`] on each (as in [`xor_blocks_from_stream`]).
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn xor_keystream_into<'a, 'b>(
     blocks: impl Iterator<Item = (&'a mut [u8], &'b [u8], &'b [u8])>,
     block: usize,
     accept: u8,
 ) {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     if let Some(token) = crate::permutation::cpu::Avx512Vbmi::detect() {
         avx512::xor_keystream_into(token, blocks, accept);
         return;
@@ -70,7 +70,7 @@ pub(super) fn xor_keystream_into<'a, 'b>(
 
 /// The [`WORD`] bytes of `source` from `offset` on as one word, zero-padded
 /// past the end of `source`.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 fn word_at(source: &[u8], offset: usize) -> usize {
     match source
         .get(offset..offset.wrapping_add(WORD))
@@ -100,9 +100,9 @@ fn partial_word_at(source: &[u8], offset: usize) -> usize {
 /// lengths: the mode does this a few times per block, and byte loops (or
 /// copies that later loads straddle) cost more than the batched
 /// permutations there. Firmware takes the smaller loop of [`xor_by_u32s`].
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn xor_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K]) {
-    if cfg!(target_pointer_width = "64") {
+    if cfg!(elephant_batch) {
         xor_by_words(dst, keep, sources, u8::MAX);
     } else {
         xor_sources_by_u32s(dst, keep, sources);
@@ -221,9 +221,9 @@ pub(super) fn zip_u32s<const K: usize>(
 /// keystream of an opening, written through the verdict's mask in the same
 /// pass as its XOR (a separate AND pass would reread bytes just stored, a
 /// store-forwarding stall per block). A word at a time on 64-bit targets.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn xor_masked<const K: usize>(dst: &mut [u8], sources: [&[u8]; K], mask: u8) {
-    if cfg!(target_pointer_width = "64") {
+    if cfg!(elephant_batch) {
         xor_by_words(dst, true, sources, mask);
     } else {
         // A byte at a time: firmware writes keystreams another way (see
@@ -244,7 +244,7 @@ const HALF: usize = 16;
 /// [`xor_words`] a [`WORD`] at a time, the sources' XOR ANDed with `mask`
 /// in every byte; a whole block (16 to 32 bytes, every source as long)
 /// goes by [`xor_by_pieces`].
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K], mask: u8) {
     let len = dst.len();
     if (HALF..=2 * HALF).contains(&len) && sources.iter().all(|source| source.len() >= len) {
@@ -371,10 +371,10 @@ fn half_at(bytes: &[u8], at: usize) -> [u8; HALF] {
 /// sum is kept as two halves in registers and stored once: stored by
 /// halves after every block, its next load would span both (they overlap)
 /// and wait for them to reach the cache.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn xor_each_into<'a>(dst: &mut [u8], blocks: impl Iterator<Item = &'a [u8]>) {
     let len = dst.len();
-    if cfg!(target_pointer_width = "64") && (HALF..=2 * HALF).contains(&len) {
+    if cfg!(elephant_batch) && (HALF..=2 * HALF).contains(&len) {
         let tail = len.saturating_sub(HALF);
         let (mut head, mut rest) = (half_at(dst, 0), half_at(dst, tail));
         for block in blocks {
@@ -400,7 +400,7 @@ pub(super) fn xor_each_into<'a>(dst: &mut [u8], blocks: impl Iterator<Item = &'a
 /// which the callers make the same).
 #[inline(always)]
 pub(super) fn xor_into(dst: &mut [u8], src: &[u8]) {
-    if cfg!(target_pointer_width = "64") {
+    if cfg!(elephant_batch) {
         xor_words(dst, true, [src]);
     } else {
         xor_by_u32s(dst, src, u8::MAX);

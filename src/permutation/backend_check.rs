@@ -111,7 +111,7 @@ pub(crate) fn check<const N: usize>(
 /// The AVX2 token, or `None` if this CPU lacks AVX2; a CI machine known to
 /// have AVX2 sets `ELEPHANT_REQUIRE_AVX2=1`, and then a failed detection
 /// fails the test instead of skipping the AVX2 checks.
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+#[cfg(elephant_x86)]
 #[allow(clippy::panic)] // Failing is the point.
 pub(crate) fn avx2_or_fail() -> Option<super::cpu::Avx2> {
     let token = super::cpu::Avx2::detect();
@@ -125,7 +125,7 @@ pub(crate) fn avx2_or_fail() -> Option<super::cpu::Avx2> {
 /// CPU has AVX-512, all of which have BMI2, and in the Miri step with the
 /// features enabled), a failed detection fails the test instead of skipping
 /// the check.
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+#[cfg(elephant_x86)]
 #[allow(clippy::panic)] // Failing is the point.
 pub(crate) fn fast_pext_or_fail() -> Option<super::cpu::FastPext> {
     let token = super::cpu::FastPext::detect();
@@ -140,7 +140,7 @@ pub(crate) fn fast_pext_or_fail() -> Option<super::cpu::FastPext> {
 /// detection fails the test instead of skipping the AVX-512 checks. (Under
 /// Miri with the features enabled by `-C target-feature`, detection
 /// succeeds and the intrinsics are emulated.)
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 #[allow(clippy::panic)] // Failing is the point.
 pub(crate) fn avx512_gfni_or_fail() -> Option<super::cpu::Avx512Gfni> {
     let token = super::cpu::Avx512Gfni::detect();
@@ -155,7 +155,7 @@ pub(crate) fn avx512_gfni_or_fail() -> Option<super::cpu::Avx512Gfni> {
 /// `ELEPHANT_REQUIRE_AVX512=1` a failed detection fails the test instead of
 /// skipping the check. (Under Miri with the features enabled by
 /// `-C target-feature`, detection succeeds and the intrinsics are emulated.)
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 #[allow(clippy::panic)] // Failing is the point.
 pub(crate) fn avx512_vbmi_or_fail() -> Option<super::cpu::Avx512Vbmi> {
     let token = super::cpu::Avx512Vbmi::detect();

@@ -14,7 +14,7 @@
 pub(super) mod backends;
 // The shared round of the 64-bit targets' backends; the 32-bit targets'
 // backend has its own (see `backends/soft32.rs`).
-#[cfg(target_pointer_width = "64")]
+#[cfg(elephant_batch)]
 mod round;
 
 /// Rotation offsets ρ for lane `x + 5y`, reduced mod 8.

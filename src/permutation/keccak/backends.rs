@@ -20,33 +20,31 @@
 //! Every tier is bit-exact with the reference `keccak_f200` and runs in time
 //! independent of the states (only the public number of blocks picks a tier).
 
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+// One kernel per file, each built where it can run (the names are set by
+// `build.rs`); the AVX-512 ones need Rust 1.89. `soft32` is built on
+// 64-bit targets too, for its tests.
+#[cfg(elephant_x86)]
 mod avx2;
-// Only Rust 1.89 or newer builds it (`elephant_avx512`, from `build.rs`).
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512;
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-use super::super::cpu::Avx512Gfni;
-// The single-state kernel for CPUs with AVX-512 VBMI and GFNI (Rust 1.89
-// or newer, like `avx512`).
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512_one;
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-use super::super::cpu::Avx512Vbmi;
-// Built on 64-bit targets too, for its tests.
-#[cfg(any(test, not(target_pointer_width = "64")))]
+#[cfg(any(test, not(elephant_batch)))]
 mod soft32;
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
-use super::super::cpu::Avx2;
-#[cfg(target_pointer_width = "64")]
+#[cfg(elephant_batch)]
 mod soft64;
+
+#[cfg(elephant_x86)]
+use super::super::cpu::Avx2;
+#[cfg(elephant_avx512)]
+use super::super::cpu::{Avx512Gfni, Avx512Vbmi};
 
 /// From how many blocks the eight-state SWAR form beats one state at a time:
 /// one SWAR pass costs about 1.5 single states (measured 0.74 µs against
 /// 0.49 µs), so two blocks already favour it.
-#[cfg(target_pointer_width = "64")]
+#[cfg(elephant_batch)]
 const SWAR_MIN_BLOCKS: usize = 2;
 
 /// From how many blocks the 32-state AVX2 form beats the narrower tiers: one
@@ -54,34 +52,34 @@ const SWAR_MIN_BLOCKS: usize = 2;
 /// 8 blocks), so it wins once SWAR would need a second pass. The same bound
 /// serves its AVX-512VL + GFNI form where the CPU has it (9 blocks: 0.34 µs
 /// against 0.92 µs for two SWAR passes, Zen 4).
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+#[cfg(elephant_x86)]
 const AVX2_MIN_BLOCKS: usize = 9;
 
 /// From how many blocks left over the 64-state AVX-512 form (VBMI) takes
 /// over from the 32-state AVX-512VL one: once that would need a second
 /// pass (Zen 4, minimum of 3,000 calls: 33 blocks 0.50 µs padded against
 /// 0.58 µs; 32 blocks 0.27 µs in one 32-state pass against 0.51 µs).
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 const AVX512_MIN_BLOCKS: usize = 33;
 
 /// Keccak-f\[200\] of one block, by the fastest single-state form: one
 /// vector (`avx512_one`) on CPUs with AVX-512 VBMI and GFNI, else the
 /// portable form.
 pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     if let Some(token) = Avx512Vbmi::detect() {
         avx512_one::permute_one(token, block);
         return;
     }
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     soft64::permute_one(block);
-    #[cfg(not(target_pointer_width = "64"))]
+    #[cfg(not(elephant_batch))]
     soft32::permute(block);
 }
 
 /// Keccak-f\[200\] of every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     let blocks = match (blocks.len() >= AVX2_MIN_BLOCKS)
         .then(Avx512Gfni::detect)
         .flatten()
@@ -112,14 +110,14 @@ pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
         }
         None => blocks,
     };
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    #[cfg(elephant_x86)]
     if blocks.len() >= AVX2_MIN_BLOCKS {
         if let Some(token) = Avx2::detect() {
             avx2::permute(token, blocks);
             return;
         }
     }
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     if blocks.len() >= SWAR_MIN_BLOCKS {
         soft64::permute_x8(blocks);
         return;
@@ -143,11 +141,11 @@ pub mod tiers {
         ("one state", super::permute_each),
         ("one state, portable", one_portable),
         ("SWAR x8", super::soft64::permute_x8),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+        #[cfg(elephant_x86)]
         ("AVX2 x32", avx2_x32),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        #[cfg(elephant_avx512)]
         ("AVX-512VL x32", avx512_x32),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        #[cfg(elephant_avx512)]
         ("AVX-512 x64", avx512_x64),
     ];
 
@@ -159,7 +157,7 @@ pub mod tiers {
     }
 
     /// The AVX2 tier; falls back to the SWAR form on CPUs without AVX2.
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    #[cfg(elephant_x86)]
     fn avx2_x32(blocks: &mut [[u8; 25]]) {
         match super::Avx2::detect() {
             Some(token) => super::avx2::permute(token, blocks),
@@ -167,7 +165,7 @@ pub mod tiers {
         }
     }
 
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     fn avx512_x32(blocks: &mut [[u8; 25]]) {
         match super::Avx512Gfni::detect() {
             Some(token) => super::avx512::permute_narrow(token, blocks),
@@ -175,7 +173,7 @@ pub mod tiers {
         }
     }
 
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     fn avx512_x64(blocks: &mut [[u8; 25]]) {
         match super::Avx512Vbmi::detect() {
             Some(token) => super::avx512::permute(token, blocks),
@@ -199,7 +197,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     fn swar_matches_the_reference() {
         check(
             "soft64 Keccak-f[200]",

@@ -17,27 +17,27 @@
 //!
 //! Every tier equals the `const fn` reference bit for bit (see the tests).
 
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+// One kernel per file, each built where it can run (the names are set by
+// `build.rs`); the AVX-512 ones need Rust 1.89.
+#[cfg(elephant_x86)]
 mod avx2;
-// Only Rust 1.89 or newer builds it (`elephant_avx512`, from `build.rs`).
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512;
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
-use super::super::cpu::Avx512Vbmi;
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+#[cfg(elephant_x86)]
 mod pext;
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
-use super::super::cpu::FastPext;
 mod soft32;
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
-use super::super::cpu::Avx2;
-#[cfg(target_pointer_width = "64")]
+#[cfg(elephant_batch)]
 mod soft64;
+
+#[cfg(elephant_avx512)]
+use super::super::cpu::Avx512Vbmi;
+#[cfg(elephant_x86)]
+use super::super::cpu::{Avx2, FastPext};
 
 /// Up to this many blocks, one state at a time beats the portable 64-wide
 /// bitsliced kernel (measured with the `spongent_batch` benchmarks).
-#[cfg(target_pointer_width = "64")]
+#[cfg(elephant_batch)]
 const ONE_STATE_MAX: usize = 3;
 
 /// Up to this many blocks, one state at a time with the `pext` kernel
@@ -46,15 +46,15 @@ const ONE_STATE_MAX: usize = 3;
 /// 256-state ones. Measured on a Zen 4 (minimum of 2,000 calls): one state
 /// 0.56 µs (Spongent-π\[160\]) and 0.63 µs (\[176\]), a 64-state portable
 /// call 4.25 µs and 5.5 µs, so one state a block up to 7 and 8 blocks.
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+#[cfg(elephant_x86)]
 const ONE_STATE_MAX_PEXT_160: usize = 7;
 /// [`ONE_STATE_MAX_PEXT_160`] for Spongent-π\[176\].
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+#[cfg(elephant_x86)]
 const ONE_STATE_MAX_PEXT_176: usize = 8;
 
 /// From this many blocks on, the AVX2 kernel (256 states per call, padded)
 /// beats the portable tiers.
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+#[cfg(elephant_x86)]
 const AVX2_MIN: usize = 65;
 
 /// From this many blocks on, the AVX-512 kernel (256 states per call,
@@ -67,14 +67,14 @@ const AVX2_MIN: usize = 65;
 /// stack clearing (`scrub::SHORT_CALL`, 6 KiB) is sized for the smaller
 /// kernels: the 256-state kernel's 12 KiB of state would outgrow it
 /// (`tests/stack_secrets.rs` finds the secrets left).
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 const AVX512_MIN: usize = 9;
 
 /// From this many blocks, the 64-state AVX-512 kernel with the state's
 /// bit ranges in the lanes: one call (1.86 µs) beats the `pext` single
 /// state a block (0.56 µs each) from 4 blocks. Short calls whose runs
 /// reach it go 6.4 KiB deep, so they clear deeper (`scrub`).
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 const AVX512_LANES_MIN: usize = 4;
 
 /// Up to this many blocks, one call of the 64-state AVX-512 kernel with
@@ -82,19 +82,19 @@ const AVX512_LANES_MIN: usize = 4;
 /// only) beats one of the 256-state kernel: 1.86–1.89 µs against
 /// 3.86–3.97 µs from 9 to 64 blocks (Zen 4, minimum of 1,000 calls); two
 /// calls (3.75 µs for 75 blocks) no longer do.
-#[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+#[cfg(elephant_avx512)]
 const AVX512_LANES_MAX: usize = 64;
 
 /// Spongent-π\[160\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     if (AVX512_LANES_MIN..=AVX512_LANES_MAX).contains(&blocks.len()) {
         if let Some(token) = Avx512Vbmi::detect() {
             avx512::lanes::permute_160(token, blocks);
             return;
         }
     }
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    #[cfg(elephant_x86)]
     if blocks.len() <= ONE_STATE_MAX_PEXT_160 {
         if let Some(token) = FastPext::detect() {
             blocks
@@ -103,21 +103,21 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
             return;
         }
     }
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     if blocks.len() >= AVX512_MIN {
         if let Some(token) = Avx512Vbmi::detect() {
             avx512::permute_160(token, blocks);
             return;
         }
     }
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    #[cfg(elephant_x86)]
     if blocks.len() >= AVX2_MIN {
         if let Some(token) = Avx2::detect() {
             avx2::permute_160(token, blocks);
             return;
         }
     }
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     if blocks.len() > ONE_STATE_MAX {
         blocks.chunks_mut(64).for_each(soft64::permute_160_x64);
         return;
@@ -129,7 +129,7 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
 /// the CPU has it (see [`crate::Permutation::narrow_batch`]): a call costs
 /// about half of the 256-state kernel's.
 pub(in crate::permutation) fn narrow_batch_160() -> Option<usize> {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     if Avx512Vbmi::detect().is_some() {
         return Some(AVX512_LANES_MAX);
     }
@@ -138,7 +138,7 @@ pub(in crate::permutation) fn narrow_batch_160() -> Option<usize> {
 
 /// Spongent-π\[176\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    #[cfg(elephant_x86)]
     if blocks.len() <= ONE_STATE_MAX_PEXT_176 {
         if let Some(token) = FastPext::detect() {
             blocks
@@ -147,21 +147,21 @@ pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
             return;
         }
     }
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     if blocks.len() >= AVX512_MIN {
         if let Some(token) = Avx512Vbmi::detect() {
             avx512::permute_176(token, blocks);
             return;
         }
     }
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    #[cfg(elephant_x86)]
     if blocks.len() >= AVX2_MIN {
         if let Some(token) = Avx2::detect() {
             avx2::permute_176(token, blocks);
             return;
         }
     }
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     if blocks.len() > ONE_STATE_MAX {
         blocks.chunks_mut(64).for_each(soft64::permute_176_x64);
         return;
@@ -171,7 +171,7 @@ pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
 
 /// Spongent-π\[160\] on one block: the fastest single-state form.
 pub(in crate::permutation) fn permute_one_160(block: &mut [u8; 20]) {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    #[cfg(elephant_x86)]
     if let Some(token) = FastPext::detect() {
         pext::permute_160(token, block);
         return;
@@ -181,7 +181,7 @@ pub(in crate::permutation) fn permute_one_160(block: &mut [u8; 20]) {
 
 /// Spongent-π\[176\] on one block: the fastest single-state form.
 pub(in crate::permutation) fn permute_one_176(block: &mut [u8; 22]) {
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    #[cfg(elephant_x86)]
     if let Some(token) = FastPext::detect() {
         pext::permute_176(token, block);
         return;
@@ -190,7 +190,7 @@ pub(in crate::permutation) fn permute_one_176(block: &mut [u8; 22]) {
 }
 
 /// Every Spongent-π batch tier on its own, for the tier benchmarks.
-#[cfg(all(elephant_bench_tiers, target_pointer_width = "64"))]
+#[cfg(all(elephant_bench_tiers, elephant_batch))]
 pub mod tiers {
     /// A Spongent-π\[160\] tier: its name and its batch function.
     pub type Tier160 = (&'static str, fn(&mut [[u8; 20]]));
@@ -208,19 +208,19 @@ pub mod tiers {
         ("soft64 x64", |b| {
             b.chunks_mut(64).for_each(super::soft64::permute_160_x64);
         }),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+        #[cfg(elephant_x86)]
         ("AVX2 x256", |b| match super::Avx2::detect() {
             Some(token) => super::avx2::permute_160(token, b),
             None => b.chunks_mut(64).for_each(super::soft64::permute_160_x64),
         }),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        #[cfg(elephant_avx512)]
         ("AVX-512 lanes x64", |b| match super::Avx512Vbmi::detect() {
             Some(token) => super::avx512::lanes::permute_160(token, b),
             None => super::permute_160(b),
         }),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        #[cfg(elephant_avx512)]
         ("AVX-512VL x256", |b| avx512_160(b, 256)),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        #[cfg(elephant_avx512)]
         ("AVX-512 x512", |b| avx512_160(b, 512)),
     ];
 
@@ -235,20 +235,20 @@ pub mod tiers {
         ("soft64 x64", |b| {
             b.chunks_mut(64).for_each(super::soft64::permute_176_x64);
         }),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+        #[cfg(elephant_x86)]
         ("AVX2 x256", |b| match super::Avx2::detect() {
             Some(token) => super::avx2::permute_176(token, b),
             None => b.chunks_mut(64).for_each(super::soft64::permute_176_x64),
         }),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        #[cfg(elephant_avx512)]
         ("AVX-512VL x256", |b| avx512_176(b, 256)),
-        #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+        #[cfg(elephant_avx512)]
         ("AVX-512 x512", |b| avx512_176(b, 512)),
     ];
 
     /// The AVX-512 kernel of `width` states, in calls of that width (the
     /// dispatcher's choice where the CPU lacks AVX-512 and GFNI).
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     fn avx512_160(blocks: &mut [[u8; 20]], width: usize) {
         match super::Avx512Vbmi::detect() {
             Some(token) => blocks
@@ -259,7 +259,7 @@ pub mod tiers {
     }
 
     /// As `avx512_160`, for Spongent-π\[176\].
-    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    #[cfg(elephant_avx512)]
     fn avx512_176(blocks: &mut [[u8; 22]], width: usize) {
         match super::Avx512Vbmi::detect() {
             Some(token) => blocks

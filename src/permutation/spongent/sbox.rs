@@ -68,7 +68,7 @@ pub(super) fn sbox<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
 /// operations. The bitsliced kernel stores quarters 1..3 of the state
 /// complemented (see `sliced_round` in `backends/soft64.rs`) and so never
 /// spends the NOTs.
-#[cfg(target_pointer_width = "64")]
+#[cfg(elephant_batch)]
 #[inline(always)]
 pub(super) fn sbox_plain<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
     let u = x0.xor(x1.and(x2));
@@ -83,7 +83,7 @@ pub(super) fn sbox_plain<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
 
 /// [`sbox_plain`] of complemented inputs: `S(¬x) ⊕ 0b1110`, 18 operations
 /// (the complements move into De Morgan forms: `¬x1 ∧ ¬x2 = ¬(x1 ∨ x2)`, …).
-#[cfg(target_pointer_width = "64")]
+#[cfg(elephant_batch)]
 #[inline(always)]
 pub(super) fn sbox_complemented<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
     let u = x0.xor(x1.or(x2));
@@ -99,10 +99,7 @@ pub(super) fn sbox_complemented<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
 /// A word with a three-input logic instruction: `ternary::<TABLE>(a, b, c)`
 /// computes, bit by bit, the function whose truth table is `TABLE` (bit
 /// `4a + 2b + c`), as `vpternlogd` does.
-#[cfg(any(
-    all(test, target_pointer_width = "64"),
-    all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512)
-))]
+#[cfg(any(all(test, elephant_batch), elephant_avx512))]
 pub(super) trait Ternary: Copy {
     /// Bit by bit, bit `4a + 2b + c` of `TABLE`.
     fn ternary<const TABLE: i32>(self, b: Self, c: Self) -> Self;
@@ -112,10 +109,7 @@ pub(super) trait Ternary: Copy {
 /// circuit's intermediate values (`u`, `v`, and the two halves of `y3`)
 /// each become one gate of three inputs, and every NOT folds into a truth
 /// table, so no kernel with these gates keeps complemented words.
-#[cfg(any(
-    all(test, target_pointer_width = "64"),
-    all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512)
-))]
+#[cfg(any(all(test, elephant_batch), elephant_avx512))]
 #[inline(always)]
 pub(super) fn sbox_ternary<W: Ternary>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
     let u = x0.ternary::<0x78>(x1, x2);
@@ -161,7 +155,7 @@ mod tests {
     }
 
     /// `vpternlogd`'s definition, bit by bit, for the tests.
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     impl Ternary for u32 {
         fn ternary<const TABLE: i32>(self, b: Self, c: Self) -> Self {
             (0..32).fold(0, |out, bit| {
@@ -172,7 +166,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     fn true_ternary_sbox_is_the_sbox() {
         for x in 0..16u8 {
             assert_eq!(sbox_ternary::<u32>(slices(x)), sbox(slices(x)), "{x:x}");
@@ -180,7 +174,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(elephant_batch)]
     fn sbox_variants_are_the_sbox_up_to_complements() {
         for x in 0..16u8 {
             let s = u32::from(S[usize::from(x)]);
