@@ -52,9 +52,10 @@
 //! ```
 
 use crate::mode::batch::{Message, TagSlot, drive_all};
-use crate::mode::lockstep::{self, Lockstep, MAX_PER_STAGE};
-use crate::mode::{check_lengths, tag, window_for};
-use crate::scrub::{self, Wave};
+use crate::mode::lockstep::{Lockstep, MAX_PER_STAGE};
+use crate::mode::plan::{SMALL_WAVE, WAVE};
+use crate::mode::{self, BatchPlan, Scheduler, check_lengths, tag, window_for};
+use crate::scrub;
 use crate::{Elephant, Nonce, Permutation, Tag};
 use aead::{Error, Result};
 use core::fmt;
@@ -157,11 +158,10 @@ pub fn open<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
     }
 }
 
-/// Whether `packet` goes in lockstep with the other short ones (64-bit
-/// targets: firmware takes one message at a time). Its lengths decide,
-/// which are public.
+/// Whether `packet` goes in lockstep with the other short ones (the
+/// plan's choice, from its public lengths).
 fn in_lockstep<P: Permutation>(packet: &Packet<'_, P>) -> bool {
-    cfg!(elephant_batch) && lockstep::fits::<P>(packet.associated_data.len(), packet.buffer.len())
+    mode::in_lockstep::<P>(packet.associated_data.len(), packet.buffer.len())
 }
 
 /// `packet` as the mode sees it: sealed if `sealing`, else opened.
@@ -193,7 +193,7 @@ fn message<'p, P: Permutation>(packet: &'p mut Packet<'_, P>, sealing: bool) -> 
 /// the accept masks and whether every packet's lengths were within the
 /// limits.
 ///
-/// Short packets go in lockstep ([`lockstep`]), the others through the
+/// Short packets go in lockstep ([`Lockstep`]), the others through the
 /// general scheduler ([`drive_all`]), one after the other in one frame
 /// whose stack is cleared afterwards.
 fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8, bool) {
@@ -216,6 +216,7 @@ fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8,
         }
     }
     let general = count.saturating_sub(short);
+    let plan = BatchPlan::new(count, general, blocks);
     let mut lengths_ok = true;
     let work = || {
         let mut accept = 0xff;
@@ -224,7 +225,7 @@ fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8,
                 .iter_mut()
                 .filter(|packet| in_lockstep(packet))
                 .map(|packet| message(packet, sealing));
-            accept &= if count <= SMALL_WAVE {
+            accept &= if plan.small_waves {
                 in_lockstep_waves::<P, SMALL_WAVE, { SMALL_WAVE * MAX_PER_STAGE }>(messages)
             } else {
                 in_lockstep_waves::<P, WAVE, { WAVE * MAX_PER_STAGE }>(messages)
@@ -240,44 +241,13 @@ fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8,
                     lengths_ok &= packet.outcome.is_ok();
                     packet.outcome.is_ok().then(|| message(packet, sealing))
                 });
-            accept &= drive(general, blocks, messages);
+            accept &= drive(plan.scheduler, messages);
         }
         accept
     };
-    // The depth to clear after the call, from the public counts.
-    let wave = if cfg!(not(elephant_batch)) {
-        Wave::Large
-    } else if count > SMALL_WAVE && general == 0 {
-        Wave::Lockstep
-    } else if count > SMALL_WAVE {
-        Wave::Large
-    } else if blocks <= SHORT_RUN {
-        Wave::Short
-    } else {
-        Wave::Small
-    };
-    let accept = scrub::batch(wave, work);
+    let accept = scrub::in_own_frame(plan.depth, work);
     (accept, lengths_ok)
 }
-
-/// Messages in flight at once for up to this many packets: few calls,
-/// each with a mask window for half a run, so that a few long messages
-/// still fill the run as a single-message call does.
-const SMALL_WAVE: usize = 16;
-const SMALL_WINDOW: usize = window_for(RUN / 2);
-
-/// Few packets whose blocks all fit in one run of this length: a short
-/// run (and a shallow stack to clear), as a short single-message call.
-const SHORT_RUN: usize = 32;
-
-/// Messages in flight at once for more packets (enough 16-byte messages to
-/// fill the widest batch backend), each with a window for 16 blocks a step
-/// (its slot stays small; the other messages fill the run).
-const WAVE: usize = 256;
-const WINDOW: usize = window_for(16);
-
-/// The run all messages in flight share.
-const RUN: usize = crate::mode::RUN_BLOCKS;
 
 /// Runs short messages in lockstep, `WAVE` at a time on a run of
 /// `STATES`; returns the AND of their accept masks. A frame of its own
@@ -290,21 +260,36 @@ fn in_lockstep_waves<'p, P: Permutation, const WAVE: usize, const STATES: usize>
     Lockstep::<P, WAVE, STATES>::new().drive(messages)
 }
 
-/// Runs the messages of `count` packets (with `blocks` blocks in all)
-/// through the general scheduler; returns the AND of their accept masks.
-/// The caller clears the stack.
+/// Runs messages through the general scheduler in the plan's
+/// configuration; returns the AND of their accept masks. The caller clears
+/// the stack.
 fn drive<'p, P: Permutation>(
-    count: usize,
-    blocks: usize,
+    scheduler: Scheduler,
     messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
-    if cfg!(not(elephant_batch)) {
-        drive_all::<P, 1, 1, { window_for(1) }>(messages)
-    } else if count <= SMALL_WAVE && blocks <= SHORT_RUN {
-        drive_all::<P, SMALL_WAVE, SHORT_RUN, { window_for(SHORT_RUN) }>(messages)
-    } else if count <= SMALL_WAVE {
-        drive_all::<P, SMALL_WAVE, RUN, SMALL_WINDOW>(messages)
-    } else {
-        drive_all::<P, WAVE, RUN, WINDOW>(messages)
+    match scheduler {
+        #[cfg(not(elephant_batch))]
+        Scheduler::OneBlock => drive_all::<P, 1, 1, { window_for(1) }>(messages),
+        #[cfg(elephant_batch)]
+        Scheduler::Short => drive_all::<
+            P,
+            SMALL_WAVE,
+            { mode::plan::SHORT_BATCH_RUN },
+            { window_for(mode::plan::SHORT_BATCH_RUN) },
+        >(messages),
+        // Few calls, each with a mask window for half a run, so that a few
+        // long messages still fill the run as a single-message call does.
+        #[cfg(elephant_batch)]
+        Scheduler::Small => {
+            drive_all::<P, SMALL_WAVE, { mode::RUN_BLOCKS }, { window_for(mode::RUN_BLOCKS / 2) }>(
+                messages,
+            )
+        }
+        // Each call with a window for 16 blocks a step (its slot stays
+        // small; the other messages fill the run).
+        #[cfg(elephant_batch)]
+        Scheduler::Large => {
+            drive_all::<P, WAVE, { mode::RUN_BLOCKS }, { window_for(16) }>(messages)
+        }
     }
 }

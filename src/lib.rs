@@ -58,6 +58,11 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub use mode::{MAX_ASSOCIATED_DATA_LEN, MAX_MESSAGE_LEN};
 
+/// The stack depths cleared after each kind of call, for the dead-stack
+/// tests only: not part of the API.
+#[doc(hidden)]
+pub use scrub::depth as stack_clearing;
+
 /// A key for the instance `C`: 16 bytes for [`Dumbo`], [`Jumbo`] and
 /// [`Delirium`] alike (the same type as `aead::Key<C>`).
 ///
@@ -130,7 +135,7 @@ impl<P: Permutation> KeyInit for Elephant<P> {
             permutation: PhantomData,
         };
         mode::copy_by_u32s(cipher.expanded_key.as_mut(), key);
-        scrub::expand_key::<P>(&mut cipher.expanded_key);
+        mode::expand_key::<P>(&mut cipher.expanded_key);
         cipher
     }
 }
@@ -189,7 +194,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag<Self>> {
-        scrub::encrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer)
+        mode::encrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer)
     }
 
     fn decrypt_inout_detached(
@@ -199,7 +204,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         buffer: InOutBuf<'_, '_, u8>,
         tag: &Tag<Self>,
     ) -> Result<()> {
-        scrub::decrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
+        mode::decrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
     }
 }
 

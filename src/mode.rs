@@ -2,14 +2,14 @@
 //! verify-then-decrypt. Generic over the permutation; it never knows how a
 //! permutation is computed, only that it can take a run of blocks.
 //!
-//! Each message is a [`Call`]: a per-call core that walks the message's
-//! blocks once and queues its permutation inputs on a [`Run`]. A
-//! single-message call drives one core on a run of its own; the
-//! multi-message API (`crate::batch`) drives many on one shared run, and
-//! takes short messages through `lockstep` instead (fixed stages, one loop
-//! over a wave of messages each, without a per-call core).
-//! Targets without batch backends (firmware) take a single message through
-//! `sequential` instead: one block and one permutation at a time.
+//! Each call starts with its [`plan`]: from the public lengths, which
+//! driver takes it and how deep the stack is cleared after it. A
+//! single-message call walks its message as a [`Call`] on a run of its
+//! own; the multi-message API (`crate::batch`) drives many calls on one
+//! shared run (`batch`), and short messages in `lockstep` (fixed stages,
+//! one loop over a wave of messages each). The one-block mode (firmware)
+//! takes a single message through `sequential`: one block and one
+//! permutation at a time.
 
 pub(crate) mod batch;
 mod call;
@@ -20,7 +20,10 @@ pub(crate) mod lockstep;
 mod masks;
 #[cfg(feature = "rayon")]
 mod parallel;
+pub(crate) mod plan;
 mod run;
+// The one-block mode's driver (on other builds, for its tests).
+#[cfg(any(test, not(elephant_batch)))]
 mod sequential;
 pub(crate) mod tag;
 mod xor;
@@ -28,10 +31,13 @@ mod xor;
 pub(crate) use call::Call;
 pub use limits::{MAX_ASSOCIATED_DATA_LEN, MAX_MESSAGE_LEN};
 pub(crate) use limits::{NONCE_SIZE, check_lengths};
+pub(crate) use plan::{BatchPlan, Scheduler, in_lockstep};
+use plan::{Path, Plan};
 pub(crate) use run::Run;
 pub(crate) use xor::copy_by_u32s;
 
 use crate::permutation::Permutation;
+use crate::scrub;
 use aead::Result;
 use aead::array::Array;
 use aead::inout::InOutBuf;
@@ -45,19 +51,6 @@ pub(crate) type TagOf<P> = Array<u8, <P as Permutation>::TagSize>;
 /// backends keeps the stack small instead.
 pub(crate) const RUN_BLOCKS: usize = if cfg!(elephant_batch) { 256 } else { 1 };
 
-/// Run length for short calls, whose blocks fit in one such run: setting up
-/// (and wiping) a full run would cost more than the permutations.
-const SHORT_RUN: usize = 8;
-
-/// Run length for sealing a medium message where the permutation has a
-/// narrow kernel of this many blocks ([`Permutation::narrow_batch`]).
-const MEDIUM_RUN: usize = 64;
-
-/// Permutations a medium message may need at most: three runs of
-/// [`MEDIUM_RUN`], three narrow calls where [`RUN_BLOCKS`] would take two
-/// wide ones (keystream, then tag terms) that each cost about two.
-const MEDIUM_PERMUTATIONS: usize = 3 * MEDIUM_RUN;
-
 /// Bytes of mask window a call needs to fill runs of `run_blocks`: the
 /// masks of the blocks whose tag terms are queued after their keystream
 /// (up to a run), of the next run, and a block with its lookahead.
@@ -65,34 +58,8 @@ pub(crate) const fn window_for(run_blocks: usize) -> usize {
     run_blocks.saturating_mul(2).saturating_add(32)
 }
 
-/// Whether a call is short enough for a [`SHORT_RUN`]-block run: its
-/// message and AD together fit in that many blocks. Only speed depends on
-/// it (a longer call would just take more, smaller batches).
-pub(crate) fn is_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
-    RUN_BLOCKS > SHORT_RUN
-        && associated_data_len.saturating_add(message_len) < SHORT_RUN.saturating_mul(P::BLOCK_SIZE)
-}
-
-/// Whether sealing takes [`MEDIUM_RUN`]-block runs: not short, the
-/// permutation has a narrow kernel of that width, and the keystream, the
-/// tag terms of the message and those of the nonce and AD fit in
-/// [`MEDIUM_PERMUTATIONS`]. (Opening does its terms and keystream in one
-/// wide run, which narrow runs would not beat.)
-fn is_medium<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
-    let message_blocks = message_len.div_ceil(P::BLOCK_SIZE);
-    let header_blocks = associated_data_len
-        .saturating_add(NONCE_SIZE)
-        .saturating_add(1)
-        .div_ceil(P::BLOCK_SIZE);
-    RUN_BLOCKS > MEDIUM_RUN
-        && message_blocks
-            .saturating_mul(2)
-            .saturating_add(header_blocks)
-            <= MEDIUM_PERMUTATIONS
-        && P::narrow_batch() == Some(MEDIUM_RUN)
-}
-
 /// Runs `call` to its end on a run of its own.
+#[cfg(any(test, elephant_batch, feature = "rayon"))]
 pub(crate) fn drive<P: Permutation, const N: usize, const W: usize>(call: &mut Call<'_, P, W>) {
     let mut run = Run::<P, N>::new();
     while !call.is_done() {
@@ -103,53 +70,71 @@ pub(crate) fn drive<P: Permutation, const N: usize, const W: usize>(call: &mut C
     }
 }
 
-/// Encrypts the buffer (input side to output side) and returns the tag.
+/// Encrypts the buffer (input side to output side) and returns the tag,
+/// in a frame of its own whose stack is cleared afterwards.
+#[inline(always)]
 pub(crate) fn encrypt<P: Permutation>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
     associated_data: &[u8],
     buffer: InOutBuf<'_, '_, u8>,
 ) -> Result<TagOf<P>> {
+    let plan = Plan::single::<P>(true, associated_data.len(), buffer.len());
+    let result = seal::<P>(plan.path, expanded_key, nonce, associated_data, buffer);
+    scrub::clear(plan.depth);
+    result
+}
+
+/// [`encrypt`]'s work, by the plan's `path`, in a frame of its own: what
+/// it leaves on the stack lies where [`scrub::clear`] clears.
+#[inline(never)]
+fn seal<P: Permutation>(
+    path: Path,
+    expanded_key: &P::Block,
+    nonce: &[u8; NONCE_SIZE],
+    associated_data: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+) -> Result<TagOf<P>> {
     check_lengths(associated_data.len(), buffer.len())?;
-    #[cfg(feature = "rayon")]
-    if parallel::worth_it(buffer.len()) {
-        return Ok(parallel::encrypt::<P>(
+    Ok(match path {
+        #[cfg(feature = "rayon")]
+        Path::Parallel => parallel::encrypt::<P>(expanded_key, nonce, associated_data, buffer),
+        #[cfg(not(elephant_batch))]
+        Path::OneBlock => sequential::seal::<P>(expanded_key, nonce, associated_data, buffer),
+        #[cfg(elephant_batch)]
+        Path::Short => seal_with::<P, { plan::SHORT_RUN }, { window_for(plan::SHORT_RUN) }>(
             expanded_key,
             nonce,
             associated_data,
             buffer,
-        ));
-    }
-    Ok(if RUN_BLOCKS == 1 {
-        sequential::seal::<P>(expanded_key, nonce, associated_data, buffer)
-    } else if is_short::<P>(associated_data.len(), buffer.len()) {
-        seal_with::<P, SHORT_RUN, { window_for(SHORT_RUN) }>(
+        ),
+        // The plan picks medium runs only where the permutation has a narrow
+        // kernel; the guard, constant for the others, lets the compiler
+        // drop their copy of this path.
+        #[cfg(elephant_batch)]
+        Path::Medium if P::narrow_batch().is_some() => {
+            seal_with::<P, { plan::MEDIUM_RUN }, { window_for(plan::MEDIUM_RUN) }>(
+                expanded_key,
+                nonce,
+                associated_data,
+                buffer,
+            )
+        }
+        #[cfg(elephant_batch)]
+        Path::Medium | Path::Long => seal_with::<P, RUN_BLOCKS, { window_for(RUN_BLOCKS) }>(
             expanded_key,
             nonce,
             associated_data,
             buffer,
-        )
-    } else if is_medium::<P>(associated_data.len(), buffer.len()) {
-        seal_with::<P, MEDIUM_RUN, { window_for(MEDIUM_RUN) }>(
-            expanded_key,
-            nonce,
-            associated_data,
-            buffer,
-        )
-    } else {
-        seal_with::<P, RUN_BLOCKS, { window_for(RUN_BLOCKS) }>(
-            expanded_key,
-            nonce,
-            associated_data,
-            buffer,
-        )
+        ),
     })
 }
 
 /// [`encrypt`] with runs of `N` blocks.
-// Not inlined on 64-bit targets: a short call then does not pay (in
+// Not inlined: a short call then does not pay (in
 // stack, and in the scrub after it) for the long path's run.
-#[cfg_attr(elephant_batch, inline(never))]
+#[cfg(any(test, elephant_batch))]
+#[inline(never)]
 fn seal_with<P: Permutation, const N: usize, const W: usize>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
@@ -166,7 +151,8 @@ fn seal_with<P: Permutation, const N: usize, const W: usize>(
 
 /// Verifies `tag` over the input side of the buffer in constant time and,
 /// only if it matches, decrypts into the output side. On failure nothing is
-/// written.
+/// written. In a frame of its own whose stack is cleared afterwards.
+#[inline(always)]
 pub(crate) fn decrypt<P: Permutation>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
@@ -174,34 +160,60 @@ pub(crate) fn decrypt<P: Permutation>(
     buffer: InOutBuf<'_, '_, u8>,
     tag: &TagOf<P>,
 ) -> Result<()> {
+    let plan = Plan::single::<P>(false, associated_data.len(), buffer.len());
+    let result = open::<P>(plan.path, expanded_key, nonce, associated_data, buffer, tag);
+    scrub::clear(plan.depth);
+    result
+}
+
+/// [`decrypt`]'s work, by the plan's `path`, in a frame of its own (as
+/// [`seal`]).
+#[inline(never)]
+fn open<P: Permutation>(
+    path: Path,
+    expanded_key: &P::Block,
+    nonce: &[u8; NONCE_SIZE],
+    associated_data: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+    tag: &TagOf<P>,
+) -> Result<()> {
     check_lengths(associated_data.len(), buffer.len())?;
-    #[cfg(feature = "rayon")]
-    if parallel::worth_it(buffer.len()) {
-        return parallel::decrypt::<P>(expanded_key, nonce, associated_data, buffer, tag);
-    }
-    if RUN_BLOCKS == 1 {
-        sequential::open::<P>(expanded_key, nonce, associated_data, buffer, tag)
-    } else if is_short::<P>(associated_data.len(), buffer.len()) {
-        open_with::<P, SHORT_RUN, { window_for(SHORT_RUN) }>(
+    match path {
+        #[cfg(feature = "rayon")]
+        Path::Parallel => parallel::decrypt::<P>(expanded_key, nonce, associated_data, buffer, tag),
+        #[cfg(not(elephant_batch))]
+        Path::OneBlock => sequential::open::<P>(expanded_key, nonce, associated_data, buffer, tag),
+        #[cfg(elephant_batch)]
+        Path::Short => open_with::<P, { plan::SHORT_RUN }, { window_for(plan::SHORT_RUN) }>(
             expanded_key,
             nonce,
             associated_data,
             buffer,
             tag,
-        )
-    } else {
-        open_with::<P, RUN_BLOCKS, { window_for(RUN_BLOCKS) }>(
+        ),
+        // Opening does its terms and keystream in one wide run, which
+        // medium runs would not beat.
+        #[cfg(elephant_batch)]
+        Path::Medium | Path::Long => open_with::<P, RUN_BLOCKS, { window_for(RUN_BLOCKS) }>(
             expanded_key,
             nonce,
             associated_data,
             buffer,
             tag,
-        )
+        ),
     }
 }
 
+/// `L = P(K ‖ 0)` computed in place in `block` (which holds `K ‖ 0`), in
+/// a frame of its own whose stack is cleared afterwards.
+#[inline(always)]
+pub(crate) fn expand_key<P: Permutation>(block: &mut P::Block) {
+    scrub::in_own_frame(plan::key_expansion::<P>(), move || P::permute(block));
+}
+
 /// [`decrypt`] with runs of `N` blocks.
-#[cfg_attr(elephant_batch, inline(never))]
+#[cfg(elephant_batch)]
+#[inline(never)]
 fn open_with<P: Permutation, const N: usize, const W: usize>(
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
@@ -211,11 +223,7 @@ fn open_with<P: Permutation, const N: usize, const W: usize>(
 ) -> Result<()> {
     let mut call = Call::<P, W>::idle(expanded_key);
     call.begin_open(expanded_key, nonce, associated_data, buffer, tag);
-    // Only the wide batches of 64-bit targets gain from it; firmware keeps
-    // the smaller code.
-    if cfg!(elephant_batch) {
-        call.hold_keystream_if_one_step(N);
-    }
+    call.hold_keystream_if_one_step(N);
     drive::<P, N, W>(&mut call);
     tag::verdict(call.accept_mask())
 }
@@ -286,7 +294,7 @@ mod tests {
     #[cfg(elephant_batch)]
     #[test]
     fn medium_runs_seal_as_wide_runs() {
-        const M: usize = MEDIUM_RUN;
+        const M: usize = plan::MEDIUM_RUN;
         const N: usize = RUN_BLOCKS;
         let key = [0x3c; 20];
         let nonce = *b"medium nonce";

@@ -63,6 +63,11 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     /// Name of the Elephant instance built on this permutation.
     const INSTANCE: &'static str;
 
+    /// The Elephant instance built on this permutation, for the facts
+    /// measured per instance (how deep the mode clears the stack).
+    #[doc(hidden)]
+    const ID: Instance;
+
     /// Permutes one block in place.
     fn permute(block: &mut Self::Block);
 
@@ -149,6 +154,18 @@ const fn bytes_rotl<const S: u32, const REST: u32>(x: u64) -> u64 {
     bytes_shl::<S>(x) | bytes_shr::<REST>(x)
 }
 
+/// The three Elephant instances, one per permutation.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Instance {
+    /// Spongent-π\[160\].
+    Dumbo,
+    /// Spongent-π\[176\].
+    Jumbo,
+    /// Keccak-f\[200\].
+    Delirium,
+}
+
 /// Spongent-π\[160\], the permutation of Dumbo (20-byte blocks, 8-byte tags).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Spongent160;
@@ -170,6 +187,7 @@ impl Permutation for Spongent160 {
     type TagSize = U8;
     const BLOCK_SIZE: usize = 20;
     const INSTANCE: &'static str = "Dumbo";
+    const ID: Instance = Instance::Dumbo;
 
     fn permute(block: &mut Self::Block) {
         spongent::backends::permute_one_160(block);
@@ -212,6 +230,7 @@ impl Permutation for Spongent176 {
     type TagSize = U8;
     const BLOCK_SIZE: usize = 22;
     const INSTANCE: &'static str = "Jumbo";
+    const ID: Instance = Instance::Jumbo;
 
     fn permute(block: &mut Self::Block) {
         spongent::backends::permute_one_176(block);
@@ -251,6 +270,7 @@ impl Permutation for Keccak200 {
     type TagSize = U16;
     const BLOCK_SIZE: usize = 25;
     const INSTANCE: &'static str = "Delirium";
+    const ID: Instance = Instance::Delirium;
 
     fn permute(block: &mut Self::Block) {
         keccak::backends::permute_one(block);

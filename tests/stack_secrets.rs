@@ -49,23 +49,16 @@ use std::collections::HashMap;
 const REGION: usize = 192 * 1024;
 const _: () = assert!(REGION % 4096 == 0);
 
-/// The depths `src/scrub.rs` clears after a short and a long call on a
-/// 64-bit target (kept equal to its `SHORT_CALL`, `SHORT_CALL_LANES`,
-/// `SHORT_CALL_KECCAK` and `LONG_CALL`).
-const SCRUB_SHORT: usize = 6 * 1024;
-const SCRUB_SHORT_LANES: usize = 8 * 1024;
-const SCRUB_SHORT_DELIRIUM: usize = 3 * 1024;
-const SCRUB_LONG: usize = 24 * 1024;
-
-/// The depths `src/scrub.rs` clears after a multi-message call of a few
-/// short packets, of up to 16 packets and of more (kept equal to its
-/// `SHORT_BATCH`, `SMALL_BATCH` and `LARGE_BATCH`).
-const SCRUB_SHORT_BATCH: usize = 24 * 1024;
-const SCRUB_SMALL_BATCH: usize = 40 * 1024;
-const SCRUB_LARGE_BATCH: usize = 128 * 1024;
-/// The depth `src/scrub.rs` clears after a multi-message call of more than
-/// 16 packets that all go in lockstep (kept equal to its `LOCKSTEP_BATCH`).
-const SCRUB_LOCKSTEP_BATCH: usize = 128 * 1024;
+// The depths the library clears after a short and a long call on a
+// 64-bit target, and after a multi-message call of a few short packets,
+// of up to 16 packets, of more, and of more than 16 that all go in
+// lockstep.
+use elephant_aead::stack_clearing::{
+    LARGE_BATCH as SCRUB_LARGE_BATCH, LOCKSTEP_BATCH as SCRUB_LOCKSTEP_BATCH,
+    LONG_CALL as SCRUB_LONG, SHORT_BATCH as SCRUB_SHORT_BATCH, SHORT_CALL as SCRUB_SHORT,
+    SHORT_CALL_KECCAK as SCRUB_SHORT_DELIRIUM, SHORT_CALL_LANES as SCRUB_SHORT_LANES,
+    SMALL_BATCH as SCRUB_SMALL_BATCH,
+};
 
 /// Length of the windows searched for: long enough that a chance match in
 /// 192 KiB is out of the question (2^-64 per position and window).

@@ -87,7 +87,7 @@ impl Cursor {
 /// What a call covers: its blocks and whether it has the associated data
 /// and the tag (a part of a long message split across cores has neither).
 #[derive(Clone, Copy)]
-struct Plan {
+struct Extent {
     /// Keystream blocks: `⌈|M| / block⌉`.
     keystream_blocks: usize,
     /// Ciphertext tag terms: `1 + ⌊|C| / block⌋` for a message's end (the
@@ -105,7 +105,7 @@ struct Plan {
     whole_blocks: usize,
 }
 
-impl Plan {
+impl Extent {
     /// A whole message of `message_len` bytes with `associated_data_len`
     /// bytes of associated data, ending with the tag.
     fn whole<P: Permutation>(associated_data_len: usize, message_len: usize) -> Self {
@@ -130,7 +130,7 @@ struct Start<'a, P: Permutation> {
     associated_data: &'a [u8],
     sealing: bool,
     received: Option<&'a TagOf<P>>,
-    plan: Plan,
+    extent: Extent,
 }
 
 /// One message's walk (see the module doc); `W` bytes of mask window.
@@ -145,7 +145,7 @@ pub(crate) struct Call<'a, P: Permutation, const W: usize> {
     sealing: bool,
     /// The tag to check when opening a whole message.
     received: Option<&'a TagOf<P>>,
-    plan: Plan,
+    extent: Extent,
     masks: MaskWindow<P, W>,
     sum: TagSum<P>,
     phase: Phase,
@@ -178,7 +178,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             data: Data::InPlace(&mut []),
             sealing: true,
             received: None,
-            plan: Plan {
+            extent: Extent {
                 keystream_blocks: 0,
                 term_blocks: 0,
                 associated_data_blocks: 0,
@@ -214,7 +214,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             associated_data,
             sealing,
             received,
-            plan,
+            extent,
         } = start;
         self.expanded_key = expanded_key;
         self.first_mask = first_mask;
@@ -222,11 +222,11 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         self.associated_data = associated_data;
         self.sealing = sealing;
         self.received = received;
-        self.plan = plan;
+        self.extent = extent;
         // The previous message's masks are overwritten or, past this one's
         // reach, wiped with the window (it wipes every byte ever used).
         self.masks.restart(first_mask);
-        if plan.associated_data_blocks > 0 {
+        if extent.associated_data_blocks > 0 {
             self.sum.start(nonce, associated_data);
         } else {
             self.sum.clear();
@@ -253,7 +253,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         associated_data: &'a [u8],
         buffer: InOutBuf<'a, 'a, u8>,
     ) {
-        let plan = Plan::whole::<P>(associated_data.len(), buffer.len());
+        let extent = Extent::whole::<P>(associated_data.len(), buffer.len());
         self.data = Data::InPlace(copied_in(buffer));
         self.begin(
             nonce,
@@ -263,7 +263,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 associated_data,
                 sealing: true,
                 received: None,
-                plan,
+                extent,
             },
         );
     }
@@ -279,7 +279,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         buffer: InOutBuf<'a, 'a, u8>,
         tag: &'a TagOf<P>,
     ) {
-        let plan = Plan::whole::<P>(associated_data.len(), buffer.len());
+        let extent = Extent::whole::<P>(associated_data.len(), buffer.len());
         self.data = Data::in_place_or_not(buffer);
         self.begin(
             nonce,
@@ -289,7 +289,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 associated_data,
                 sealing: false,
                 received: Some(tag),
-                plan,
+                extent,
             },
         );
     }
@@ -317,7 +317,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         } else {
             whole_blocks
         };
-        let plan = Plan {
+        let extent = Extent {
             keystream_blocks: len.div_ceil(P::BLOCK_SIZE),
             term_blocks: if decrypting { 0 } else { term_blocks },
             associated_data_blocks: 0,
@@ -339,7 +339,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 associated_data: &[],
                 sealing,
                 received: None,
-                plan,
+                extent,
             },
         );
         if decrypting {
@@ -361,7 +361,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         associated_data: &'a [u8],
         tag: Option<&'a TagOf<P>>,
     ) -> Self {
-        let plan = Plan::whole::<P>(associated_data.len(), 0);
+        let extent = Extent::whole::<P>(associated_data.len(), 0);
         let mut call = Self::idle(expanded_key);
         call.begin(
             nonce,
@@ -371,10 +371,10 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 associated_data,
                 sealing: tag.is_none(),
                 received: tag,
-                plan: Plan {
+                extent: Extent {
                     keystream_blocks: 0,
                     term_blocks: 0,
-                    ..plan
+                    ..extent
                 },
             },
         );
@@ -397,13 +397,14 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// whole walk and the keystream fit in one step, computes the
     /// keystream in that step and holds it on the run until the verdict
     /// (one batch less, which matters for the wide SIMD batches).
+    #[cfg(elephant_batch)]
     pub(crate) fn hold_keystream_if_one_step(&mut self, run_blocks: usize) {
         let items = self
-            .plan
+            .extent
             .term_blocks
-            .saturating_add(self.plan.associated_data_blocks)
-            .saturating_add(self.plan.keystream_blocks);
-        self.plan.hold_keystream = !self.sealing
+            .saturating_add(self.extent.associated_data_blocks)
+            .saturating_add(self.extent.keystream_blocks);
+        self.extent.hold_keystream = !self.sealing
             && self.phase == Phase::Walk
             && items <= run_blocks
             && self.walk_end() <= MaskWindow::<P, W>::reach_from(0);
@@ -412,7 +413,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// Whether opening holds its keystream on the run (64-bit targets
     /// only, so that firmware links none of it).
     fn holds_keystream(&self) -> bool {
-        cfg!(elephant_batch) && self.plan.hold_keystream
+        cfg!(elephant_batch) && self.extent.hold_keystream
     }
 
     /// Whether the call has finished (sealed, opened or rejected).
@@ -435,7 +436,9 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
 
     /// The first index past the walk.
     fn walk_end(&self) -> usize {
-        self.plan.term_blocks.max(self.plan.associated_data_blocks)
+        self.extent
+            .term_blocks
+            .max(self.extent.associated_data_blocks)
     }
 
     /// Queues the next permutation inputs that are ready, as many as fit
@@ -485,7 +488,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         // eight runs of 256 blocks or fewer; it now takes seven, the
         // fewest its 1,640 permutations fit in).
         let keystream_ready = if cfg!(elephant_batch) && self.sealing {
-            self.plan
+            self.extent
                 .keystream_blocks
                 .min(end)
                 .saturating_sub(self.next.index)
@@ -498,7 +501,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             .min(run.room().saturating_sub(keystream_ready));
         let pending = self.pending_start..self.pending_start.saturating_add(terms);
         let mut first_left = pending.start;
-        let whole_end = pending.end.min(self.plan.whole_blocks);
+        let whole_end = pending.end.min(self.extent.whole_blocks);
         if cfg!(elephant_batch) && whole_end > first_left {
             // The whole blocks in one loop, as in `queue_steady`.
             self.queue_whole_pending(run, first_left, whole_end);
@@ -528,7 +531,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             }
             let index = self.next.index;
             if self.next.message_done {
-                let has_item = index >= 1 && index < self.plan.associated_data_blocks;
+                let has_item = index >= 1 && index < self.extent.associated_data_blocks;
                 if has_item && run.room() == 0 {
                     break;
                 }
@@ -545,11 +548,11 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                     message_done: false,
                 };
             } else {
-                let items = if self.sealing && index < self.plan.keystream_blocks {
+                let items = if self.sealing && index < self.extent.keystream_blocks {
                     1
-                } else if index < self.plan.term_blocks {
+                } else if index < self.extent.term_blocks {
                     1usize.saturating_add(usize::from(
-                        self.holds_keystream() && index < self.plan.keystream_blocks,
+                        self.holds_keystream() && index < self.extent.keystream_blocks,
                     ))
                 } else {
                     0
@@ -557,12 +560,12 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 if run.room() < items {
                     break;
                 }
-                if self.sealing && index < self.plan.keystream_blocks {
+                if self.sealing && index < self.extent.keystream_blocks {
                     keystream::queue(run, &self.nonce, &self.masks, index);
-                } else if index < self.plan.term_blocks {
+                } else if index < self.extent.term_blocks {
                     // Opening, or sealing's last term that is padding only.
                     self.queue_ciphertext_term(run, index);
-                    if self.holds_keystream() && index < self.plan.keystream_blocks {
+                    if self.holds_keystream() && index < self.extent.keystream_blocks {
                         keystream::queue(run, &self.nonce, &self.masks, index);
                     }
                 }
@@ -610,11 +613,11 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         // The cheapest test first: short calls (no whole block left) are
         // out after one comparison.
         let steady = cfg!(elephant_batch)
-            && at.index < self.plan.whole_blocks
+            && at.index < self.extent.whole_blocks
             && !at.message_done
-            && at.index >= self.plan.associated_data_blocks.max(1)
+            && at.index >= self.extent.associated_data_blocks.max(1)
             && !self.holds_keystream();
-        steady.then(|| limit.min(self.plan.whole_blocks).max(at.index))
+        steady.then(|| limit.min(self.extent.whole_blocks).max(at.index))
     }
 
     /// Queues ciphertext block `index`'s tag term (padded if it is the last).
@@ -629,7 +632,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     fn queue_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
         self.flight_from = self.next;
         let end = self
-            .plan
+            .extent
             .keystream_blocks
             .min(self.next.index.saturating_add(run.room()))
             .min(MaskWindow::<P, W>::reach_from(self.next.index));
@@ -685,7 +688,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             }
             let index = at.index;
             if at.message_done {
-                if index >= 1 && index < self.plan.associated_data_blocks {
+                if index >= 1 && index < self.extent.associated_data_blocks {
                     if let Some(result) = run.take() {
                         self.sum.add(result.as_ref());
                     }
@@ -695,17 +698,17 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                     message_done: false,
                 };
             } else {
-                if sealing && index < self.plan.keystream_blocks {
+                if sealing && index < self.extent.keystream_blocks {
                     if let Some(keystream) = run.take_mut() {
                         self.apply_keystream(keystream, index, 0xff);
                     }
                     // Its tag term goes into the next step.
                     self.pending_end = index.saturating_add(1);
-                } else if index < self.plan.term_blocks {
+                } else if index < self.extent.term_blocks {
                     if let Some(result) = run.take() {
                         self.sum.add(result.as_ref());
                     }
-                    if self.holds_keystream() && index < self.plan.keystream_blocks {
+                    if self.holds_keystream() && index < self.extent.keystream_blocks {
                         run.take();
                         run.hold_taken();
                     }
@@ -757,7 +760,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
 
     /// Opening in one step: the keystream held on the run since the walk.
     fn apply_held_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        let blocks = self.plan.keystream_blocks;
+        let blocks = self.extent.keystream_blocks;
         self.masks.prepare(0, blocks);
         for index in 0..blocks {
             if let Some(keystream) = run.held_mut(index) {
@@ -777,7 +780,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     fn take_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
         let mut first_left = self.flight_from.index;
         // The whole blocks in one loop, as in `take_steady`.
-        let whole_end = self.next.index.min(self.plan.whole_blocks);
+        let whole_end = self.next.index.min(self.extent.whole_blocks);
         if cfg!(elephant_batch)
             && whole_end > first_left
             && self.apply_whole_keystream(run, first_left, whole_end, self.accept)
@@ -843,7 +846,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         match self.phase {
             Phase::Walk => {
                 if self.next.index >= self.walk_end() && self.pending_start == self.pending_end {
-                    self.phase = if self.plan.finalize {
+                    self.phase = if self.extent.finalize {
                         Phase::Tag
                     } else {
                         Phase::Done
@@ -856,7 +859,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                 }
             }
             Phase::Keystream => {
-                if self.next.index >= self.plan.keystream_blocks {
+                if self.next.index >= self.extent.keystream_blocks {
                     self.phase = Phase::Done;
                 }
             }

@@ -162,6 +162,7 @@ impl<P: Permutation> TagSum<P> {
     }
 
     /// The sum: for `P(T ⊕ L)`, and for merging a part's into the whole.
+    #[cfg(any(test, not(elephant_batch), feature = "rayon"))]
     pub(super) fn as_bytes(&self) -> &[u8] {
         self.sum.as_ref()
     }

@@ -1,0 +1,239 @@
+//! The one decision per call: from public lengths and counts (and the
+//! CPU's tier), which driver takes the call, with which run length, and
+//! how deep the stack is cleared after it.
+//!
+//! The single-message call (`mode::encrypt`, `mode::decrypt`), the
+//! multi-message scheduler (`crate::batch`) and the clearing
+//! (`crate::scrub`) read the plan; none of them decides again. Only public
+//! values go in, so the path a call takes reveals nothing secret.
+
+use super::{RUN_BLOCKS, lockstep};
+use crate::permutation::{Instance, Permutation};
+use crate::scrub::Depth;
+
+/// Run length for short single-message calls, whose blocks fit in one
+/// such run: setting up (and wiping) a full run would cost more than the
+/// permutations.
+pub(super) const SHORT_RUN: usize = 8;
+
+/// Run length for sealing a medium message where the permutation has a
+/// narrow kernel of this many blocks ([`Permutation::narrow_batch`]).
+#[cfg(elephant_batch)]
+pub(super) const MEDIUM_RUN: usize = 64;
+
+/// Permutations a medium message may need at most: three runs of
+/// [`MEDIUM_RUN`], three narrow calls where [`RUN_BLOCKS`] would take two
+/// wide ones (keystream, then tag terms) that each cost about two.
+#[cfg(elephant_batch)]
+const MEDIUM_PERMUTATIONS: usize = 3 * MEDIUM_RUN;
+
+/// Which driver takes a single message. Builds without batch kernels
+/// have one path only (plus the cores' one, with `rayon`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// Split across cores (`parallel`).
+    #[cfg(feature = "rayon")]
+    Parallel,
+    /// One block and one permutation at a time (`sequential`).
+    #[cfg(not(elephant_batch))]
+    OneBlock,
+    /// The walk on a run of [`SHORT_RUN`] blocks.
+    #[cfg(elephant_batch)]
+    Short,
+    /// The walk on runs of [`MEDIUM_RUN`] blocks (sealing only).
+    #[cfg(elephant_batch)]
+    Medium,
+    /// The walk on runs of [`RUN_BLOCKS`].
+    #[cfg(elephant_batch)]
+    Long,
+}
+
+/// A single-message call's plan.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    /// The driver.
+    pub(crate) path: Path,
+    /// How deep to clear after the call.
+    pub(crate) depth: Depth,
+}
+
+impl Plan {
+    /// The plan for sealing (`sealing`) or opening a message of
+    /// `message_len` bytes with `associated_data_len` bytes of associated
+    /// data.
+    #[inline(always)]
+    pub(crate) fn single<P: Permutation>(
+        sealing: bool,
+        associated_data_len: usize,
+        message_len: usize,
+    ) -> Self {
+        let short = is_short::<P>(associated_data_len, message_len);
+        Self {
+            path: path::<P>(sealing, short, associated_data_len, message_len),
+            depth: if cfg!(not(elephant_batch)) {
+                Depth::OneBlockCall(P::ID)
+            } else if !short {
+                Depth::LongCall
+            } else if P::ID == Instance::Delirium {
+                Depth::ShortCallKeccak
+            } else if P::narrow_batch().is_some()
+                && associated_data_len.saturating_add(message_len)
+                    >= P::BLOCK_SIZE.saturating_mul(2)
+            {
+                // Runs of 4 blocks or more reach the 64-state kernel.
+                Depth::ShortCallLanes
+            } else {
+                Depth::ShortCall
+            },
+        }
+    }
+}
+
+/// [`Plan::single`]'s driver.
+#[inline(always)]
+// The one-block mode has one path whatever the lengths.
+#[cfg_attr(
+    not(elephant_batch),
+    allow(unused_variables, clippy::extra_unused_type_parameters)
+)]
+fn path<P: Permutation>(
+    sealing: bool,
+    short: bool,
+    associated_data_len: usize,
+    message_len: usize,
+) -> Path {
+    #[cfg(feature = "rayon")]
+    if super::parallel::worth_it(message_len) {
+        return Path::Parallel;
+    }
+    #[cfg(not(elephant_batch))]
+    return Path::OneBlock;
+    #[cfg(elephant_batch)]
+    if short {
+        Path::Short
+    } else if sealing && is_medium::<P>(associated_data_len, message_len) {
+        Path::Medium
+    } else {
+        Path::Long
+    }
+}
+
+/// How deep to clear after the key expansion.
+#[inline(always)]
+pub(crate) fn key_expansion<P: Permutation>() -> Depth {
+    if cfg!(elephant_batch) {
+        Depth::KeyExpansion
+    } else {
+        Depth::OneBlockKey(P::ID)
+    }
+}
+
+/// Whether a call is short enough for a [`SHORT_RUN`]-block run: its
+/// message and AD together fit in that many blocks. Only speed depends on
+/// it (a longer call would just take more, smaller batches).
+fn is_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
+    RUN_BLOCKS > SHORT_RUN
+        && associated_data_len.saturating_add(message_len) < SHORT_RUN.saturating_mul(P::BLOCK_SIZE)
+}
+
+/// Whether sealing takes [`MEDIUM_RUN`]-block runs: not short, the
+/// permutation has a narrow kernel of that width, and the keystream, the
+/// tag terms of the message and those of the nonce and AD fit in
+/// [`MEDIUM_PERMUTATIONS`]. (Opening does its terms and keystream in one
+/// wide run, which narrow runs would not beat.)
+#[cfg(elephant_batch)]
+fn is_medium<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
+    let message_blocks = message_len.div_ceil(P::BLOCK_SIZE);
+    let header_blocks = associated_data_len
+        .saturating_add(super::NONCE_SIZE)
+        .saturating_add(1)
+        .div_ceil(P::BLOCK_SIZE);
+    RUN_BLOCKS > MEDIUM_RUN
+        && message_blocks
+            .saturating_mul(2)
+            .saturating_add(header_blocks)
+            <= MEDIUM_PERMUTATIONS
+        && P::narrow_batch() == Some(MEDIUM_RUN)
+}
+
+/// Messages in flight at once for up to this many packets of a
+/// multi-message call (and lockstep waves of this many).
+pub(crate) const SMALL_WAVE: usize = 16;
+
+/// Messages in flight at once for more packets (enough 16-byte messages to
+/// fill the widest batch kernel), and lockstep waves of this many.
+pub(crate) const WAVE: usize = 256;
+
+/// Few packets whose blocks all fit in one run of this length: a short
+/// run (and a shallow stack to clear), as a short single-message call.
+pub(crate) const SHORT_BATCH_RUN: usize = 32;
+
+/// Which configuration of the general scheduler takes a multi-message
+/// call's packets that do not go in lockstep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scheduler {
+    /// One message at a time, one block at a time.
+    #[cfg(not(elephant_batch))]
+    OneBlock,
+    /// Up to [`SMALL_WAVE`] messages on a run of [`SHORT_BATCH_RUN`].
+    #[cfg(elephant_batch)]
+    Short,
+    /// Up to [`SMALL_WAVE`] messages on a full run.
+    #[cfg(elephant_batch)]
+    Small,
+    /// [`WAVE`] messages on a full run.
+    #[cfg(elephant_batch)]
+    Large,
+}
+
+/// A multi-message call's plan.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BatchPlan {
+    /// Lockstep waves of [`SMALL_WAVE`] packets (else of [`WAVE`]).
+    pub(crate) small_waves: bool,
+    /// The general scheduler's configuration.
+    pub(crate) scheduler: Scheduler,
+    /// How deep to clear after the call.
+    pub(crate) depth: Depth,
+}
+
+impl BatchPlan {
+    /// The plan for `count` packets of which `general` do not go in
+    /// lockstep, with `blocks` permutations between them.
+    #[inline(always)]
+    pub(crate) fn new(count: usize, general: usize, blocks: usize) -> Self {
+        #[cfg(not(elephant_batch))]
+        let scheduler = Scheduler::OneBlock;
+        #[cfg(elephant_batch)]
+        let scheduler = if general <= SMALL_WAVE && blocks <= SHORT_BATCH_RUN {
+            Scheduler::Short
+        } else if general <= SMALL_WAVE {
+            Scheduler::Small
+        } else {
+            Scheduler::Large
+        };
+        let depth = if cfg!(not(elephant_batch)) {
+            Depth::OneBlockBatch
+        } else if count > SMALL_WAVE && general == 0 {
+            Depth::LockstepBatch
+        } else if count > SMALL_WAVE {
+            Depth::LargeBatch
+        } else if blocks <= SHORT_BATCH_RUN {
+            Depth::ShortBatch
+        } else {
+            Depth::SmallBatch
+        };
+        Self {
+            small_waves: count <= SMALL_WAVE,
+            scheduler,
+            depth,
+        }
+    }
+}
+
+/// Whether a packet with these (public) lengths goes in lockstep with the
+/// other short ones (builds with batch kernels: the one-block mode takes
+/// one message at a time).
+pub(crate) fn in_lockstep<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
+    cfg!(elephant_batch) && lockstep::fits::<P>(associated_data_len, message_len)
+}
