@@ -42,23 +42,20 @@ use super::super::cpu::Avx2;
 use super::super::cpu::{Avx512Gfni, Avx512Vbmi};
 
 /// From how many blocks the eight-state SWAR form beats one state at a time:
-/// one SWAR pass costs about 1.5 single states (measured 0.74 µs against
-/// 0.49 µs), so two blocks already favour it.
+/// one SWAR pass costs about 1.5 single states, so two blocks already
+/// favour it.
 #[cfg(elephant_batch)]
 const SWAR_MIN_BLOCKS: usize = 2;
 
 /// From how many blocks the 32-state AVX2 form beats the narrower tiers: one
-/// AVX2 pass costs about 1.3 SWAR passes (0.81 µs against 0.62–0.80 µs for
-/// 8 blocks), so it wins once SWAR would need a second pass. The same bound
-/// serves its AVX-512VL + GFNI form where the CPU has it (9 blocks: 0.34 µs
-/// against 0.92 µs for two SWAR passes, Zen 4).
+/// AVX2 pass costs about 1.3 SWAR passes, so it wins once SWAR would need a
+/// second pass. The same bound serves its AVX-512VL + GFNI form.
 #[cfg(elephant_x86)]
 const AVX2_MIN_BLOCKS: usize = 9;
 
 /// From how many blocks left over the 64-state AVX-512 form (VBMI) takes
 /// over from the 32-state AVX-512VL one: once that would need a second
-/// pass (Zen 4, minimum of 3,000 calls: 33 blocks 0.50 µs padded against
-/// 0.58 µs; 32 blocks 0.27 µs in one 32-state pass against 0.51 µs).
+/// pass.
 #[cfg(elephant_avx512)]
 const AVX512_MIN_BLOCKS: usize = 33;
 

@@ -42,10 +42,7 @@ const ONE_STATE_MAX: usize = 3;
 
 /// Up to this many blocks, one state at a time with the `pext` kernel
 /// (where the CPU has a fast `pext`) beats the batch kernels of 64 and of
-/// 256 states, and the short calls (up to 8 blocks a run) never reach the
-/// 256-state ones. Measured on a Zen 4 (minimum of 2,000 calls): one state
-/// 0.56 µs (Spongent-π\[160\]) and 0.63 µs (\[176\]), a 64-state portable
-/// call 4.25 µs and 5.5 µs, so one state a block up to 7 and 8 blocks.
+/// 256 states (figures: DESIGN.md, "Tier thresholds").
 #[cfg(elephant_x86)]
 const ONE_STATE_MAX_PEXT_160: usize = 7;
 /// [`ONE_STATE_MAX_PEXT_160`] for Spongent-π\[176\].
@@ -58,30 +55,22 @@ const ONE_STATE_MAX_PEXT_176: usize = 8;
 const AVX2_MIN: usize = 65;
 
 /// From this many blocks on, the AVX-512 kernel (256 states per call,
-/// padded; 512 for longer batches) takes over. Measured on a Zen 4 (minimum
-/// of 2,000 calls), a 256-state call costs 3.75 µs for 4 blocks and 3.85 µs
-/// for 64 (Spongent-π\[160\]; 4.5–4.6 µs for \[176\]), one 64-state
-/// portable call 4.25 µs (5.5 µs), and the `pext` single state 0.56 µs a
-/// block (0.63 µs), so it would pay from 7 blocks (\[160\]) or 8
-/// (\[176\]); it starts at 9, past the 8-block runs of short calls, whose
-/// stack clearing (`scrub::SHORT_CALL`, 6 KiB) is sized for the smaller
-/// kernels: the 256-state kernel's 12 KiB of state would outgrow it
-/// (`tests/stack_secrets.rs` finds the secrets left).
+/// padded; 512 for longer batches) takes over. It would pay from 7 or 8
+/// blocks; it starts past the 8-block runs of short calls, whose stack
+/// clearing (`scrub::depth::SHORT_CALL`) is sized for the smaller kernels
+/// (DESIGN.md, "Tier thresholds").
 #[cfg(elephant_avx512)]
 const AVX512_MIN: usize = 9;
 
 /// From this many blocks, the 64-state AVX-512 kernel with the state's
-/// bit ranges in the lanes: one call (1.86 µs) beats the `pext` single
-/// state a block (0.56 µs each) from 4 blocks. Short calls whose runs
-/// reach it go 6.4 KiB deep, so they clear deeper (`scrub`).
+/// bit ranges in the lanes beats the `pext` single state a block. Short
+/// calls whose runs reach it clear deeper (`scrub::depth::SHORT_CALL_LANES`).
 #[cfg(elephant_avx512)]
 const AVX512_LANES_MIN: usize = 4;
 
 /// Up to this many blocks, one call of the 64-state AVX-512 kernel with
 /// the state's bit ranges in the lanes (`avx512::lanes`, Spongent-π\[160\]
-/// only) beats one of the 256-state kernel: 1.86–1.89 µs against
-/// 3.86–3.97 µs from 9 to 64 blocks (Zen 4, minimum of 1,000 calls); two
-/// calls (3.75 µs for 75 blocks) no longer do.
+/// only) beats one of the 256-state kernel.
 #[cfg(elephant_avx512)]
 const AVX512_LANES_MAX: usize = 64;
 

@@ -2,8 +2,8 @@
 //! words, 256 states at once (four independent groups of 64, one per 64-bit
 //! lane, so the same 64×64 transposes work lane by lane).
 //!
-//! This is the only module with `unsafe` for Spongent: AVX2 intrinsics. Its
-//! entry points take the [`Avx2`] token, which only run-time detection
+//! `unsafe` here is the AVX2 intrinsics (as in the other SIMD kernels,
+//! each in its own module). Its entry points take the [`Avx2`] token, which only run-time detection
 //! gives, so every path to the intrinsics goes through a detection.
 
 use super::super::super::cpu::Avx2;

@@ -30,58 +30,8 @@
 //! its eight words (state `64l + s` of chunk `l` at byte `8l + s / 8` of a
 //! word). The way out is the same reversed.
 //!
-//! What was measured (Zen 4, AVX-512 with GFNI; a shared VM, so the minimum
-//! of 2,000 calls; Spongent-π\[160\]): a 256-state call costs 4.1 µs,
-//! against 6.5 µs for the AVX2 tier and 6.2 µs for the tier it replaces
-//! (the AVX2 kernel with three-input S-boxes); from 4 to 256 blocks the cost
-//! hardly changes (3.75–4.1 µs), and it beats the 64-state portable
-//! kernel (4.25–4.55 µs) from 4 blocks (the dispatcher starts it at 9:
-//! see `AVX512_MIN` there). By perf samples (256 blocks), the two-round
-//! loop was 78 % of a call, the transposes 13 %, staging, complements and
-//! wiping the rest (before the way in and out below). Variants measured:
-//! - `xmm` words (128 states): no cheaper per call than `ymm` (Zen 4 runs
-//!   128- and 256-bit operations at the same rate), so not kept;
-//! - `zmm` words (512 states): as costly per state as two `ymm` calls on
-//!   Zen 4 (8.7–9.0 µs against 8.2–8.7 µs for 512 blocks), which splits
-//!   512-bit operations in two (llvm-mca estimates 1.3× cheaper per state
-//!   there, and 1.9× on an Ice Lake server). Kept for batches over 256
-//!   blocks, which the AEAD mode does not make yet (its runs are 256);
-//! - the delta-swap transposes (below) as six passes over memory (one
-//!   stage each): 4.71 µs a call instead of 4.36; a separate staging buffer (its own clearing and
-//!   wiping): 4.40 µs instead of 4.12; round-constant words built from the
-//!   counter every pass: 1,291 instructions a pass instead of 1,247, within
-//!   the noise;
-//! - S-boxes of seven gates instead of eight (BENCHMARKS.md): one where
-//!   every gate overwrites an input that dies there (no register copies,
-//!   916 instructions a pass instead of 1,247, but six gates deep): 15 %
-//!   slower; one three deep (1,091 instructions): 6 % slower. Replacing
-//!   the S-box by nothing (loads, constants and stores only) leaves 70 % of
-//!   the call's time (about 60 % of the pass loop's): the pass is bound by
-//!   its memory traffic and its dependency depth, not by its instruction
-//!   count;
-//! - the way in and out, first as staging rows (one 64-bit row per block
-//!   and 8-byte column, gathered by `vpgatherqq`) and a 64×64 delta-swap
-//!   transpose in each 64-bit lane: 13 % of a call in, 14 % out (perf
-//!   samples of 16 KiB Dumbo encryptions); as byte columns with VBMI and
-//!   GFNI (above): 9 % and 11 %, a 256-state call 4.20 → 3.96 µs;
-//! - the two word arrays zeroed before the way in (a `memset`, 4 % of a
-//!   16 KiB Dumbo encryption by perf samples, no cheaper as a store loop):
-//!   the way in now writes them whole unzeroed, 3.96 → 3.77 µs a call
-//!   (16 KiB Dumbo 32.7 → 32.0 µs, Jumbo 33.8 → 32.8); and they are no
-//!   longer wiped after the call but left to the stack clearing that
-//!   follows every call with secrets (as the Keccak transposes'
-//!   temporaries are): 16 KiB Dumbo 32.0 → 31.4 µs, Jumbo 32.7 → 32.1
-//!   (minimum of eight alternating runs).
-//! - the pass as all b/16 groups written out (the group number a const
-//!   parameter, quarters 1..3 kept complemented, so that the S-box variant
-//!   changed with the group): 8.5 KiB of code for Spongent-π\[160\],
-//!   9.4 KiB for \[176\], whose speed hung on where the loop landed (a
-//!   change that moved Spongent-π\[176\]'s loop start from 16 to 48 bytes
-//!   past a 64-byte line made a 16 KiB Jumbo encryption 30.8 → 47.3 µs).
-//!   With the loop over the middle groups, a 256-state call 3.69 → 3.42
-//!   µs, 16 KiB Dumbo 30.86 → 28.99 µs and Jumbo 30.62 → 28.97 µs, and the
-//!   same within 0.5 % in builds that place the loops at other offsets
-//!   (`-C llvm-args=-align-loops=64`, `-align-all-functions=8`).
+//! Why this form, what it costs and what else was measured: DESIGN.md,
+//! "Spongent-π on AVX-512".
 //!
 //! Nothing branches on or indexes by the state: every branch and index is
 //! on the round counter, a const parameter or a block count.
