@@ -51,6 +51,7 @@ pub use permutation::{Keccak200, Permutation, Spongent160, Spongent176};
 
 use aead::consts::{U12, U16};
 use aead::inout::InOutBuf;
+use aead::common::InvalidLength;
 use aead::{Result, TagPosition};
 use core::fmt;
 use core::marker::PhantomData;
@@ -122,16 +123,31 @@ impl<P: Permutation> KeySizeUser for Elephant<P> {
 
 impl<P: Permutation> KeyInit for Elephant<P> {
     fn new(key: &Key<Self>) -> Self {
-        // Built where it is returned and permuted in place, so that no
-        // copy of `L` is made here; the permutation's own stack is
-        // cleared after it.
-        let mut cipher = Self {
+        scrub::key_setup::<P, _>(|| Self::expand(key))
+    }
+
+    fn new_from_slice(key: &[u8]) -> core::result::Result<Self, InvalidLength> {
+        let key = <&Key<Self>>::try_from(key).map_err(|_| InvalidLength)?;
+        scrub::key_setup::<P, _>(|| Ok(Self::expand(key)))
+    }
+}
+
+impl<P: Permutation> Elephant<P> {
+    /// The cipher for `key`: `L = P(K ‖ 0)`, expanded in `expanding` and
+    /// copied field by field into the return place; `expanding` is wiped
+    /// when it drops, after that copy. Called only through
+    /// [`scrub::key_setup`], which clears the stack this leaves.
+    fn expand(key: &Key<Self>) -> Self {
+        let mut expanding = Self {
             expanded_key: P::Block::default(),
             permutation: PhantomData,
         };
-        mode::copy_by_u32s(cipher.expanded_key.as_mut(), key);
-        scrub::expand_key::<P>(&mut cipher.expanded_key);
-        cipher
+        mode::copy_by_u32s(expanding.expanded_key.as_mut(), key);
+        P::permute(&mut expanding.expanded_key);
+        Self {
+            expanded_key: expanding.expanded_key,
+            permutation: PhantomData,
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! but the compiler is free to copy secrets elsewhere on the stack: register
 //! spills in the permutations, temporaries of the transposes, a moved value's
 //! old place. Rust cannot stop that, so each public call runs its work in a
-//! frame of its own ([`encrypt`], [`decrypt`], [`expand_key`]) and then
+//! frame of its own ([`encrypt`], [`decrypt`], [`key_setup`]) and then
 //! overwrites the stack below its own frame with zeros, to a depth that
 //! covers what that work was measured to use (as libsodium's
 //! `sodium_stackzero` does).
@@ -20,6 +20,7 @@ use crate::permutation::Permutation;
 use aead::Result;
 use aead::inout::InOutBuf;
 use core::hint::black_box;
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 /// Bytes cleared after a call whose blocks fit in the mode's short run
@@ -187,21 +188,35 @@ fn decrypt_in_own_frame<P: Permutation>(
     mode::decrypt::<P>(expanded_key, nonce, associated_data, buffer, tag)
 }
 
-/// `L = P(K ‖ 0)` computed in place in `block` (which holds `K ‖ 0`), in
-/// a frame of its own, then the stack the permutation used cleared.
+/// Runs `work`, a key setup that returns the new cipher, in a frame of its
+/// own, then clears the stack it used.
+///
+/// The result is the caller's return value, written by `work` straight
+/// into the caller's return place (a call in tail position), and the
+/// clearing runs from a guard's `Drop` after it: so neither this frame nor
+/// the caller's ever holds `L`, inlined or not, in any build profile. What
+/// `work` leaves in its own frames (the block it expands in, the
+/// permutation's state) lies below this frame, where the guard clears.
 #[inline(always)]
-pub(crate) fn expand_key<P: Permutation>(block: &mut P::Block) {
-    permute_in_own_frame::<P>(block);
-    if cfg!(target_pointer_width = "64") {
-        zero_stack::<{ chunks(KEY_EXPANSION) }>();
-    } else {
-        zero_stack_32::<P>(true);
-    }
+pub(crate) fn key_setup<P: Permutation, R>(work: impl FnOnce() -> R) -> R {
+    let _clear = ClearAfterKeySetup::<P>(PhantomData);
+    run_in_own_frame(work)
 }
 
-#[inline(never)]
-fn permute_in_own_frame<P: Permutation>(block: &mut P::Block) {
-    P::permute(block);
+/// Clears the stack below the frame that holds it when dropped, to the depth
+/// of a key setup: on 64-bit targets [`KEY_EXPANSION`], on 32-bit targets
+/// the depth measured per instance.
+struct ClearAfterKeySetup<P: Permutation>(PhantomData<P>);
+
+impl<P: Permutation> Drop for ClearAfterKeySetup<P> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if cfg!(target_pointer_width = "64") {
+            zero_stack::<{ chunks(KEY_EXPANSION) }>();
+        } else {
+            zero_stack_32::<P>(true);
+        }
+    }
 }
 
 /// Bytes cleared after a multi-message call on 64-bit targets: a few short

@@ -630,44 +630,94 @@ fn check_batches<P: Permutation>(
     failures
 }
 
-/// Key setup and clone: what they leave (the key `K` and `L`).
+/// A named call to probe.
+type Probe<'a> = (&'static str, Box<dyn FnMut() + 'a>);
+
+/// Key setup and clone of instance `C`: what they leave (the key `K` and
+/// `L`). `KeyInit::new` and `new_from_slice` are probed both where the
+/// compiler may inline them and through function pointers, which makes it
+/// call their out-of-line copies; returns the cases run and the findings.
 #[cfg(target_arch = "x86_64")]
-fn report_key_setup() -> Vec<String> {
+fn report_key_setup<C: KeyInit + Clone>(instance: Instance, seed: u64) -> (usize, Vec<String>) {
     let mut region = vec![0u8; REGION];
     let mut lines = Vec::new();
-    let key = bytes(77, 16);
-    let l = Instance::Dumbo.permute(&[&key[..], &[0; 4]].concat());
+    let key = bytes(seed, 16);
+    let mut block = key.clone();
+    block.resize(instance.block_size(), 0);
     let secrets = [
         Secret {
             name: "L".into(),
-            bytes: l,
+            bytes: instance.permute(&block),
         },
         Secret {
             name: "K".into(),
             bytes: key.clone(),
         },
     ];
-    let cipher = Dumbo::new_from_slice(&key).unwrap();
-    let mut call = || {
-        let fresh = Dumbo::new_from_slice(black_box(&key)).unwrap();
-        black_box(&fresh);
-    };
-    probe(0, &mut region, &mut call);
-    for hit in find(&region, &secrets) {
-        lines.push(format!(
-            "KeyInit::new: {} at depth {} B",
-            hit.name, hit.depth
-        ));
+    let key_array = elephant_aead::Key::<C>::try_from(&key[..]).unwrap();
+    let new: fn(&elephant_aead::Key<C>) -> C = C::new;
+    let new_from_slice: fn(&[u8]) -> Result<C, _> = C::new_from_slice;
+    let cipher = C::new(&key_array);
+    let clone: fn(&C) -> C = C::clone;
+    // Each result is kept in place and dropped, which wipes it: only what
+    // the library's frames leave is looked for.
+    let mut calls: [Probe; 6] = [
+        (
+            "KeyInit::new",
+            Box::new(|| {
+                let fresh = C::new(black_box(&key_array));
+                black_box(&fresh);
+            }),
+        ),
+        (
+            "KeyInit::new through a function pointer",
+            Box::new(|| {
+                let fresh = black_box(new)(black_box(&key_array));
+                black_box(&fresh);
+            }),
+        ),
+        (
+            "KeyInit::new_from_slice",
+            Box::new(|| {
+                let fresh = C::new_from_slice(black_box(&key));
+                assert!(fresh.is_ok());
+                black_box(&fresh);
+            }),
+        ),
+        (
+            "KeyInit::new_from_slice through a function pointer",
+            Box::new(|| {
+                let fresh = black_box(new_from_slice)(black_box(&key));
+                assert!(fresh.is_ok());
+                black_box(&fresh);
+            }),
+        ),
+        (
+            "clone",
+            Box::new(|| {
+                let copy = black_box(&cipher).clone();
+                black_box(&copy);
+            }),
+        ),
+        (
+            "clone through a function pointer",
+            Box::new(|| {
+                let copy = black_box(clone)(black_box(&cipher));
+                black_box(&copy);
+            }),
+        ),
+    ];
+    let cases = calls.len();
+    for (what, call) in &mut calls {
+        probe(0, &mut region, call.as_mut());
+        for hit in find(&region, &secrets) {
+            lines.push(format!(
+                "{instance:?} {what}: {} at depth {} B",
+                hit.name, hit.depth
+            ));
+        }
     }
-    let mut call = || {
-        let copy = black_box(&cipher).clone();
-        black_box(&copy);
-    };
-    probe(0, &mut region, &mut call);
-    for hit in find(&region, &secrets) {
-        lines.push(format!("clone: {} at depth {} B", hit.name, hit.depth));
-    }
-    lines
+    (cases, lines)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -712,10 +762,16 @@ fn no_secret_is_left_in_dead_stack() {
         ));
         cases += 6;
     }
-    // Key setup and clone (Dumbo): clean too since the key expansion got
-    // its own frame and scrub.
-    failures.extend(report_key_setup());
-    cases += 2;
+    // Key setup and clone: the key expansion runs in a frame of its own,
+    // cleared after it, and `new` wipes its working copy of `L`.
+    for (count, lines) in [
+        report_key_setup::<Dumbo>(Instance::Dumbo, 77),
+        report_key_setup::<Jumbo>(Instance::Jumbo, 78),
+        report_key_setup::<Delirium>(Instance::Delirium, 79),
+    ] {
+        cases += count;
+        failures.extend(lines);
+    }
     for line in &failures {
         println!("LEFT: {line}");
     }
