@@ -40,6 +40,45 @@ pub use keccak::backends::tiers as keccak_batch_tiers;
 #[doc(hidden)]
 pub use spongent::backends::tiers as spongent_batch_tiers;
 
+/// Which of the crate's CPU-specific kernels this build can run on the
+/// running CPU: the same detection (and tokens) the kernels are reached
+/// through, for reports, benchmarks and checks. All `false` on other
+/// architectures and with `--cfg elephant_force_soft`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Detected {
+    /// AVX2: the 256-state Spongent and 32-state Keccak kernels.
+    pub avx2: bool,
+    /// AVX-512 (F, VL, BW, VBMI) with GFNI, built by Rust 1.89 or newer:
+    /// the AVX-512 kernels of both permutations.
+    pub avx512: bool,
+    /// BMI2 with a fast `pext` (Intel; AMD from Zen 3): the single-state
+    /// Spongent kernel of every short call and every tag.
+    pub fast_pext: bool,
+}
+
+/// What [`Detected`] says for the running CPU.
+#[must_use]
+pub fn detected() -> Detected {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    {
+        Detected {
+            avx2: cpu::Avx2::detect().is_some(),
+            #[cfg(elephant_avx512)]
+            avx512: cpu::Avx512Vbmi::detect().is_some(),
+            #[cfg(not(elephant_avx512))]
+            avx512: false,
+            fast_pext: cpu::FastPext::detect().is_some(),
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(elephant_force_soft))))]
+    Detected {
+        avx2: false,
+        avx512: false,
+        fast_pext: false,
+    }
+}
+
 use aead::array::ArraySize;
 use aead::consts::{U8, U16};
 use core::fmt::Debug;
