@@ -216,7 +216,7 @@ pub fn duration(ns: f64) -> String {
 }
 
 /// A throughput ratio: `0.40×`, `1.62×`, `0.040×`.
-pub fn ratio(value: f64) -> String {
+pub fn ratio_label(value: f64) -> String {
     if value < 0.1 {
         format!("{value:.3}×")
     } else {
@@ -250,7 +250,7 @@ pub fn markdown(table: &Table) -> String {
             let _ = write!(out, "| {instance} |");
             for &size in &sizes {
                 let cell = match (table.ns(instance, size), table.ratio(instance, size)) {
-                    (Some(ns), Some(r)) => format!("{} ({})", duration(ns), ratio(r)),
+                    (Some(ns), Some(r)) => format!("{} ({})", duration(ns), ratio_label(r)),
                     (Some(ns), None) => duration(ns),
                     _ => "—".into(),
                 };

@@ -203,7 +203,11 @@ fn readme_figures_come_from_the_data() {
             let ratio = timed
                 .ratio(instance, 1500)
                 .unwrap_or_else(|| panic!("{name}: ratio"));
-            row += &format!(" {} ({}) |", report::duration(ns), report::ratio(ratio));
+            row += &format!(
+                " {} ({}) |",
+                report::duration(ns),
+                report::ratio_label(ratio)
+            );
         }
         assert_quotes("README.md", README, &row);
     }

@@ -109,7 +109,7 @@ mod tests {
         assert_eq!(thousands(1662305), "1,662,305");
         assert_eq!(duration(491.0), "491 ns");
         assert_eq!(duration(27_850.0), "27.9 µs");
-        assert_eq!(ratio(0.0403), "0.040×");
+        assert_eq!(ratio_label(0.0403), "0.040×");
         assert_eq!(size_label(1500), "1500 B");
         assert_eq!(
             anchor("Cortex-M4, counted instructions"),
