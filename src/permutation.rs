@@ -237,8 +237,7 @@ impl Permutation for Spongent160 {
     /// only its top bit counts, and that bit is bit 4 of the byte 27 back
     /// ⊕ bit 0 of the byte 24 back (φ once more). So the word form reads
     /// the bytes 27, 24, 20 and 17 back, and steps eight bytes, each step
-    /// independent of the one before (the mask stream's share of a 16 KiB
-    /// Dumbo encryption 3.0 → 2.5 % by perf samples).
+    /// independent of the one before (what it saves: DESIGN.md).
     const FEEDBACK_BACK: &'static [usize] = &[27, 24, 20, 17];
 
     /// `x_0 ⋘ 3 ⊕ x_3 ≪ 7 ⊕ x_13 ≫ 7` with `x_13 ≫ 7 = (x_{−7} ≫ 4 ⊕
@@ -274,9 +273,8 @@ impl Permutation for Spongent176 {
     /// allow 3-byte steps; but only its top bit counts, and that bit is
     /// bit 6 of the byte 25 back ⊕ bit 0 of the byte 22 back (φ once more,
     /// for the stream from byte 25 on). So the word form reads the bytes
-    /// 25, 22 and 19 back, and steps eight bytes (the mask stream's share
-    /// of a 16 KiB Jumbo encryption 3.1 → 1.4 % by perf samples, byte by
-    /// byte before).
+    /// 25, 22 and 19 back, and steps eight bytes instead of one (what it
+    /// saves: DESIGN.md).
     const FEEDBACK_BACK: &'static [usize] = &[25, 22, 19];
 
     /// `x_0 ⋘ 1 ⊕ x_3 ≪ 7 ⊕ x_19 ≫ 7` with `x_19 ≫ 7 = (x_{−3} ≫ 6 ⊕

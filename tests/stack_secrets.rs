@@ -1,4 +1,4 @@
-//! No secret left behind in dead stack memory (issue 13): after each call
+//! No secret left behind in dead stack memory: after each call
 //! returns, the stack it used holds no key-equivalent value and no
 //! unverified plaintext.
 //!

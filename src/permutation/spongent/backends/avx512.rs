@@ -51,7 +51,7 @@
 //!   wiping): 4.40 µs instead of 4.12; round-constant words built from the
 //!   counter every pass: 1,291 instructions a pass instead of 1,247, within
 //!   the noise;
-//! - S-boxes of seven gates instead of eight (BENCHMARKS.md): one where
+//! - S-boxes of seven gates instead of eight (DESIGN.md): one where
 //!   every gate overwrites an input that dies there (no register copies,
 //!   916 instructions a pass instead of 1,247, but six gates deep): 15 %
 //!   slower; one three deep (1,091 instructions): 6 % slower. Replacing
