@@ -76,59 +76,63 @@ fn round(s: [u32; 25], round_constant: u32) -> [u32; 25] {
     let d2 = c1 ^ c3.rotate_left(1);
     let d3 = c2 ^ c4.rotate_left(1);
     let d4 = c3 ^ c0.rotate_left(1);
-    // θ applied, ρ and π: B[y, 2x + 3y] = rotl(A[x, y] ⊕ D[x], r[x + 5y]).
-    let b00 = a00 ^ d0;
-    let b10 = (a11 ^ d1).rotate_left(4);
-    let b20 = (a22 ^ d2).rotate_left(3);
-    let b30 = (a33 ^ d3).rotate_left(5);
-    let b40 = (a44 ^ d4).rotate_left(6);
-    let b01 = (a30 ^ d3).rotate_left(4);
-    let b11 = (a41 ^ d4).rotate_left(4);
-    let b21 = (a02 ^ d0).rotate_left(3);
-    let b31 = (a13 ^ d1).rotate_left(5);
-    let b41 = (a24 ^ d2).rotate_left(5);
-    let b02 = (a10 ^ d1).rotate_left(1);
-    let b12 = (a21 ^ d2).rotate_left(6);
-    let b22 = (a32 ^ d3).rotate_left(1);
-    let b32 = a43 ^ d4;
-    let b42 = (a04 ^ d0).rotate_left(2);
-    let b03 = (a40 ^ d4).rotate_left(3);
-    let b13 = (a01 ^ d0).rotate_left(4);
-    let b23 = (a12 ^ d1).rotate_left(2);
-    let b33 = (a23 ^ d2).rotate_left(7);
-    let b43 = a34 ^ d3;
-    let b04 = (a20 ^ d2).rotate_left(6);
-    let b14 = (a31 ^ d3).rotate_left(7);
-    let b24 = (a42 ^ d4).rotate_left(7);
-    let b34 = (a03 ^ d0).rotate_left(1);
-    let b44 = (a14 ^ d1).rotate_left(2);
-    // χ: A[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]); ι on lane (0, 0).
+    // θ applied, ρ and π, B[y, 2x + 3y] = rotl(A[x, y] ⊕ D[x], r[x + 5y]),
+    // and χ, A[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]), one row of B
+    // at a time, so that only five lanes of B are live at once; ι on lane
+    // (0, 0).
+    let b0 = a00 ^ d0;
+    let b1 = (a11 ^ d1).rotate_left(4);
+    let b2 = (a22 ^ d2).rotate_left(3);
+    let b3 = (a33 ^ d3).rotate_left(5);
+    let b4 = (a44 ^ d4).rotate_left(6);
+    let e00 = chi(b0, b1, b2) ^ round_constant;
+    let e10 = chi(b1, b2, b3);
+    let e20 = chi(b2, b3, b4);
+    let e30 = chi(b3, b4, b0);
+    let e40 = chi(b4, b0, b1);
+    let b0 = (a30 ^ d3).rotate_left(4);
+    let b1 = (a41 ^ d4).rotate_left(4);
+    let b2 = (a02 ^ d0).rotate_left(3);
+    let b3 = (a13 ^ d1).rotate_left(5);
+    let b4 = (a24 ^ d2).rotate_left(5);
+    let e01 = chi(b0, b1, b2);
+    let e11 = chi(b1, b2, b3);
+    let e21 = chi(b2, b3, b4);
+    let e31 = chi(b3, b4, b0);
+    let e41 = chi(b4, b0, b1);
+    let b0 = (a10 ^ d1).rotate_left(1);
+    let b1 = (a21 ^ d2).rotate_left(6);
+    let b2 = (a32 ^ d3).rotate_left(1);
+    let b3 = a43 ^ d4;
+    let b4 = (a04 ^ d0).rotate_left(2);
+    let e02 = chi(b0, b1, b2);
+    let e12 = chi(b1, b2, b3);
+    let e22 = chi(b2, b3, b4);
+    let e32 = chi(b3, b4, b0);
+    let e42 = chi(b4, b0, b1);
+    let b0 = (a40 ^ d4).rotate_left(3);
+    let b1 = (a01 ^ d0).rotate_left(4);
+    let b2 = (a12 ^ d1).rotate_left(2);
+    let b3 = (a23 ^ d2).rotate_left(7);
+    let b4 = a34 ^ d3;
+    let e03 = chi(b0, b1, b2);
+    let e13 = chi(b1, b2, b3);
+    let e23 = chi(b2, b3, b4);
+    let e33 = chi(b3, b4, b0);
+    let e43 = chi(b4, b0, b1);
+    let b0 = (a20 ^ d2).rotate_left(6);
+    let b1 = (a31 ^ d3).rotate_left(7);
+    let b2 = (a42 ^ d4).rotate_left(7);
+    let b3 = (a03 ^ d0).rotate_left(1);
+    let b4 = (a14 ^ d1).rotate_left(2);
+    let e04 = chi(b0, b1, b2);
+    let e14 = chi(b1, b2, b3);
+    let e24 = chi(b2, b3, b4);
+    let e34 = chi(b3, b4, b0);
+    let e44 = chi(b4, b0, b1);
     [
-        chi(b00, b10, b20) ^ round_constant,
-        chi(b10, b20, b30),
-        chi(b20, b30, b40),
-        chi(b30, b40, b00),
-        chi(b40, b00, b10),
-        chi(b01, b11, b21),
-        chi(b11, b21, b31),
-        chi(b21, b31, b41),
-        chi(b31, b41, b01),
-        chi(b41, b01, b11),
-        chi(b02, b12, b22),
-        chi(b12, b22, b32),
-        chi(b22, b32, b42),
-        chi(b32, b42, b02),
-        chi(b42, b02, b12),
-        chi(b03, b13, b23),
-        chi(b13, b23, b33),
-        chi(b23, b33, b43),
-        chi(b33, b43, b03),
-        chi(b43, b03, b13),
-        chi(b04, b14, b24),
-        chi(b14, b24, b34),
-        chi(b24, b34, b44),
-        chi(b34, b44, b04),
-        chi(b44, b04, b14),
+        e00, e10, e20, e30, e40, e01, e11, e21, e31, e41, e02, e12, e22, e32, e42, e03, e13, e23,
+        e33, e43, e04, e14, e24, e34, e44,
     ]
 }
 
