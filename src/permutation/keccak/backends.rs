@@ -211,6 +211,16 @@ mod tests {
         check("soft32_registers Keccak-f[200]", 1, keccak_f200, |blocks| {
             blocks.iter_mut().for_each(soft32_registers::permute);
         });
+        check("soft32_registers in registers", 1, keccak_f200, |blocks| {
+            blocks
+                .iter_mut()
+                .for_each(soft32_registers::permute_in_registers);
+        });
+        check("soft32_registers in place", 1, keccak_f200, |blocks| {
+            blocks
+                .iter_mut()
+                .for_each(soft32_registers::permute_in_place);
+        });
     }
 
     #[test]
