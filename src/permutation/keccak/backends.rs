@@ -6,8 +6,7 @@
 //! - one state at a time: on 32-bit targets (firmware) the only backend,
 //!   `soft32`, scheduled for Thumb-2, or on cores without an operand
 //!   barrel shifter (RV32, ARMv6-M) `soft32_registers`; on 64-bit targets
-//!   the shared
-//!   round on lanes repeated in `u32` words ([`soft64`]);
+//!   the shared round on lanes repeated in `u32` words ([`soft64`]);
 //! - eight states byte-sliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 32 states byte-sliced in AVX2 vectors (`avx2`), on x86-64
 //!   CPUs that have AVX2 (detected at run time);
@@ -207,9 +206,6 @@ mod tests {
         check("one-state Keccak-f[200]", 1, keccak_f200, permute_each);
         check("soft32 Keccak-f[200]", 1, keccak_f200, |blocks| {
             blocks.iter_mut().for_each(soft32::permute);
-        });
-        check("soft32_registers Keccak-f[200]", 1, keccak_f200, |blocks| {
-            blocks.iter_mut().for_each(soft32_registers::permute);
         });
         check("soft32_registers in registers", 1, keccak_f200, |blocks| {
             blocks
