@@ -4,8 +4,9 @@
 //! Tiers, by the number of blocks in the batch (crossovers measured with the
 //! `permutation/Keccak-f[200] batch` benchmark):
 //! - one state at a time: on 32-bit targets (firmware) the only backend,
-//!   `soft32`, scheduled for 32-bit Arm; on 64-bit targets the shared
-//!   round on lanes repeated in `u32` words ([`soft64`]);
+//!   `soft32`, scheduled for Thumb-2, or on cores without an operand
+//!   barrel shifter (RV32, ARMv6-M) `soft32_registers`; on 64-bit targets
+//!   the shared round on lanes repeated in `u32` words ([`soft64`]);
 //! - eight states byte-sliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 32 states byte-sliced in AVX2 vectors (`avx2`), on x86-64
 //!   CPUs that have AVX2 (detected at run time);
@@ -36,8 +37,16 @@ mod avx512_one;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
 use super::super::cpu::Avx512Vbmi;
 // Built on 64-bit targets too, for its tests.
-#[cfg(any(test, not(target_pointer_width = "64")))]
+#[cfg(any(
+    test,
+    not(any(target_pointer_width = "64", elephant_no_barrel_shifter))
+))]
 mod soft32;
+// The 32-bit kernel for cores without an operand barrel shifter (RV32,
+// ARMv6-M; `elephant_no_barrel_shifter`, from `build.rs`); built on every
+// target for its tests.
+#[cfg(any(test, elephant_no_barrel_shifter))]
+mod soft32_registers;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 use super::super::cpu::Avx2;
 #[cfg(target_pointer_width = "64")]
@@ -75,7 +84,9 @@ pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
     }
     #[cfg(target_pointer_width = "64")]
     soft64::permute_one(block);
-    #[cfg(not(target_pointer_width = "64"))]
+    #[cfg(elephant_no_barrel_shifter)]
+    soft32_registers::permute(block);
+    #[cfg(not(any(target_pointer_width = "64", elephant_no_barrel_shifter)))]
     soft32::permute(block);
 }
 
@@ -195,6 +206,16 @@ mod tests {
         check("one-state Keccak-f[200]", 1, keccak_f200, permute_each);
         check("soft32 Keccak-f[200]", 1, keccak_f200, |blocks| {
             blocks.iter_mut().for_each(soft32::permute);
+        });
+        check("soft32_registers in registers", 1, keccak_f200, |blocks| {
+            blocks
+                .iter_mut()
+                .for_each(soft32_registers::permute_in_registers);
+        });
+        check("soft32_registers in place", 1, keccak_f200, |blocks| {
+            blocks
+                .iter_mut()
+                .for_each(soft32_registers::permute_in_place);
         });
     }
 
