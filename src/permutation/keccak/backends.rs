@@ -217,6 +217,9 @@ mod tests {
                 .iter_mut()
                 .for_each(soft32_registers::permute_in_place);
         });
+        check("soft32_registers for this target", 1, keccak_f200, |blocks| {
+            blocks.iter_mut().for_each(soft32_registers::permute);
+        });
     }
 
     #[test]
