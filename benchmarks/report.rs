@@ -16,7 +16,9 @@
 //!   pivots them (a row per instance, a column per size) and gives each
 //!   time's throughput relative to ChaCha20-Poly1305's in the same table;
 //! - `counted`: a row per cipher, executed instructions and stack bytes
-//!   (the column `enc 1500 B` gives the chart);
+//!   (the column `enc 1500 B` gives the chart), the file named after its
+//!   core; where [`BEST_C`] has the core's counts for a cipher, the report
+//!   adds how many times fewer instructions than that C it takes;
 //! - `many`: a row per packet size and packets per call, then the time per
 //!   packet of each cipher;
 //! - `table`: any other table, shown as it is.
@@ -29,6 +31,13 @@ use std::path::Path;
 
 /// The cipher every `timed` ratio is relative to.
 pub const REFERENCE: &str = "ChaCha20-Poly1305";
+
+/// The data file (a `table`) of the best C implementations' counts: rows
+/// `core,cipher,` then [`BEST_C_SIZES`], the core a `counted` file's name.
+pub const BEST_C: &str = "best-c";
+
+/// The columns the firmware tables are compared with [`BEST_C`] at.
+pub const BEST_C_SIZES: [&str; 2] = ["enc 16 B", "enc 128 B"];
 
 /// The ciphers drawn in the Elephant colour in the charts.
 const ELEPHANTS: [&str; 3] = ["Dumbo", "Jumbo", "Delirium"];
@@ -178,6 +187,60 @@ pub fn find<'a>(tables: &'a [Table], name: &str) -> Option<&'a Table> {
     tables.iter().find(|t| t.name == name)
 }
 
+/// How many times fewer instructions `cipher` takes in the `counted`
+/// table `core` than the best C implementation (its count in [`BEST_C`]
+/// divided by ours), in `column`.
+pub fn fewer_than_best_c(
+    tables: &[Table],
+    core: &Table,
+    cipher: &str,
+    column: &str,
+) -> Option<f64> {
+    let best = find(tables, BEST_C)?;
+    let index = best.header.iter().position(|h| h == column)?;
+    let row = best
+        .rows
+        .iter()
+        .find(|r| r.first() == Some(&core.name) && r.get(1).map(String::as_str) == Some(cipher))?;
+    let c: f64 = row.get(index)?.parse().ok()?;
+    Some(c / core.number(cipher, column)?)
+}
+
+/// A `counted` table with a last column against [`BEST_C`] (if it has the
+/// core's counts): best C's count ÷ ours at each of [`BEST_C_SIZES`].
+pub fn counted_markdown(table: &Table, tables: &[Table]) -> String {
+    let against: Vec<Option<String>> = table
+        .rows
+        .iter()
+        .map(|row| {
+            let cipher = row.first()?;
+            let ratios = BEST_C_SIZES
+                .iter()
+                .map(|size| Some(ratio_label(fewer_than_best_c(tables, table, cipher, size)?)))
+                .collect::<Option<Vec<String>>>()?;
+            Some(ratios.join(" / "))
+        })
+        .collect();
+    if against.iter().all(Option::is_none) {
+        return markdown(table);
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| {} | best C ÷ this, 16 / 128 B |",
+        table.header.join(" | ")
+    );
+    out.push_str("|---|");
+    out.push_str(&"---:|".repeat(table.header.len()));
+    out.push('\n');
+    for (row, ratios) in table.rows.iter().zip(&against) {
+        let cells: Vec<String> = row.iter().map(|c| shown(c)).collect();
+        let ratios = ratios.as_deref().unwrap_or("—");
+        let _ = writeln!(out, "| {} | {ratios} |", cells.join(" | "));
+    }
+    out
+}
+
 /// `value` with thousands separators: `4,096`.
 pub fn thousands(value: u64) -> String {
     let digits = value.to_string();
@@ -285,7 +348,9 @@ command that measures it again. Times are one encryption with 5 bytes of
 associated data; the ratio in brackets is ChaCha20-Poly1305's time in the
 same table divided by the cipher's (above 1× is faster than
 ChaCha20-Poly1305). Counted instructions are exact, the same on every run,
-and a proxy for cycles, not a time.
+and a proxy for cycles, not a time; each firmware table's last column is
+the best C implementation's count divided by the cipher's (above 1× takes
+fewer instructions than that C).
 
 On your own machine, `cargo bench --bench summary` prints the time, the
 throughput and the ratio to ChaCha20-Poly1305 of each instance at 16, 1500 and
@@ -304,10 +369,10 @@ the charts are generated from them:
 1. Measure: `cargo bench --bench summary` on the machine of a section (with
    `RUSTFLAGS=\"--cfg elephant_force_soft\"` for the portable one), or the
    section's own command.
-2. Put the figures in the section's data file: by hand for timed sections,
-   or, for the firmware counts, `cargo run --manifest-path
-   bench-report/Cargo.toml -- import` (it reads the tables that
-   `.ci/firmware-bench` writes, as each file's `# import:` line names).
+2. Put the figures in the section's data file: by hand for timed sections
+   and the best C counts, or, for the firmware counts, `cargo run
+   --manifest-path bench-report/Cargo.toml -- import` (it reads the tables
+   that `.ci/firmware-bench` writes, as each file's `# import:` line names).
 3. Regenerate: `cargo run --manifest-path bench-report/Cargo.toml`.
 
 A new platform class is a new data file. `cargo test` fails when this file,
@@ -339,7 +404,11 @@ pub fn benchmarks_md(tables: &[Table]) -> String {
             get("title"),
             get("machine"),
             get("method"),
-            markdown(table)
+            if table.kind() == "counted" {
+                counted_markdown(table, tables)
+            } else {
+                markdown(table)
+            }
         );
         if let Some(file) = chart_file(table) {
             let _ = write!(out, "\n![{}]({file})\n", get("title"));

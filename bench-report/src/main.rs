@@ -99,6 +99,37 @@ mod tests {
     }
 
     #[test]
+    fn counted_tables_compare_with_the_best_c() {
+        let head = "# order: 1\n# machine: m\n# method: x\n# reproduce: r\n";
+        let core = Table::parse(
+            "m4",
+            &format!("# title: M4\n# kind: counted\n{head}cipher,enc 16 B,enc 128 B\nDumbo,100,400\nAscon,10,20\n"),
+        )
+        .unwrap();
+        let best = Table::parse(
+            BEST_C,
+            &format!("# title: C\n# kind: table\n{head}core,cipher,enc 16 B,enc 128 B\nm0,Dumbo,1,1\nm4,Dumbo,300,1000\n"),
+        )
+        .unwrap();
+        let tables = vec![core.clone(), best];
+        assert_eq!(
+            fewer_than_best_c(&tables, &core, "Dumbo", "enc 16 B"),
+            Some(3.0)
+        );
+        assert_eq!(fewer_than_best_c(&tables, &core, "Ascon", "enc 16 B"), None);
+        let md = counted_markdown(&core, &tables);
+        let lines: Vec<&str> = md.lines().collect();
+        assert_eq!(
+            lines[0],
+            "| cipher | enc 16 B | enc 128 B | best C ÷ this, 16 / 128 B |"
+        );
+        assert_eq!(lines[1], "|---|---:|---:|---:|");
+        assert_eq!(lines[2], "| Dumbo | 100 | 400 | 3.00× / 2.50× |");
+        assert_eq!(lines[3], "| Ascon | 10 | 20 | — |");
+        assert_eq!(counted_markdown(&core, &tables[..1]), markdown(&core));
+    }
+
+    #[test]
     fn header_lines_are_required() {
         assert!(Table::parse("t", "# title: T\na,b\n1,2\n").is_err());
         assert!(Table::parse("t", &TIMED.replace("Dumbo,16,2000", "Dumbo,16")).is_err());
