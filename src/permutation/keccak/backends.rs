@@ -44,7 +44,8 @@ mod soft32;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 use super::super::cpu::Avx2;
 // On aarch64 only the tests and the tier benchmarks run it: one NEON state
-// at a time (809 instructions) beats a SWAR pass below `NEON_MIN_BLOCKS`.
+// at a time, then the 16-state NEON pass, beat it at every batch length
+// (DESIGN.md, "Keccak-f[200] on aarch64").
 #[cfg(target_pointer_width = "64")]
 #[cfg_attr(
     all(
