@@ -18,12 +18,15 @@
 //! two passes) of every instance and every way in and out of a call.
 //!
 //! Its own binary (one process, one test): nothing else runs on this thread
-//! between the paint and the read. x86-64 only (the read is one `asm!`
-//! instruction); elsewhere the test says so and passes.
+//! between the paint and the read. x86-64 and aarch64 only (the read is
+//! `asm!`); elsewhere the test says so and passes.
 
-// Elsewhere than x86-64 only the placeholder test at the end is built, so
+// Elsewhere than x86-64 and aarch64 only the placeholder test at the end is built, so
 // the probe's imports and constants are unused there.
-#![cfg_attr(not(target_arch = "x86_64"), allow(unused_imports, dead_code))]
+#![cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_imports, dead_code)
+)]
 // A failing test panics; test data truncates on purpose.
 #![allow(
     clippy::unwrap_used,
@@ -54,7 +57,11 @@ const _: () = assert!(REGION % 4096 == 0);
 /// `SHORT_CALL_KECCAK` and `LONG_CALL`).
 const SCRUB_SHORT: usize = 6 * 1024;
 const SCRUB_SHORT_LANES: usize = 8 * 1024;
-const SCRUB_SHORT_DELIRIUM: usize = 3 * 1024;
+const SCRUB_SHORT_DELIRIUM: usize = if cfg!(target_arch = "aarch64") {
+    5 * 1024
+} else {
+    3 * 1024
+};
 const SCRUB_LONG: usize = 24 * 1024;
 
 /// The depths `src/scrub.rs` clears after a multi-message call of a few
@@ -117,10 +124,38 @@ fn read_back(out: &mut [u8]) {
     black_box(&region);
 }
 
+/// [`read_back`] on aarch64: the same copy as a byte loop in `asm!`.
+#[cfg(target_arch = "aarch64")]
+#[inline(never)]
+fn read_back(out: &mut [u8]) {
+    assert_eq!(out.len(), REGION);
+    let region = MaybeUninit::<[u8; REGION]>::uninit();
+    // SAFETY: copies `REGION` (> 0) bytes from `region` (a local of this
+    // frame, valid for reads at the machine level) to `out` (valid for
+    // `REGION` bytes of writes, checked above), one byte at a time upwards;
+    // the regions do not overlap (one is on the stack, the other on the
+    // heap). The asm uses no stack; it changes the flags (`subs`).
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            "ldrb {byte:w}, [{from}], #1",
+            "strb {byte:w}, [{to}], #1",
+            "subs {count}, {count}, #1",
+            "b.ne 2b",
+            count = inout(reg) REGION => _,
+            from = inout(reg) region.as_ptr().cast::<u8>() => _,
+            to = inout(reg) out.as_mut_ptr() => _,
+            byte = out(reg) _,
+            options(nostack),
+        );
+    }
+    black_box(&region);
+}
+
 /// One probe: paint the region with `byte`, run `call`, read the region
 /// back into `out`. All three are called from this frame, so they start at
 /// the same stack pointer.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(never)]
 fn probe(byte: u8, out: &mut [u8], call: &mut dyn FnMut()) {
     paint(byte);
@@ -305,7 +340,7 @@ fn depth(region: &[u8], byte: u8) -> usize {
 
 /// Runs every call kind and length for one instance; returns the number of
 /// cases and the lines describing every hit.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usize, Vec<String>) {
     let mut region = vec![0u8; REGION];
     let mut cases = 0;
@@ -477,7 +512,7 @@ const ALL_LOCKSTEP: [usize; 3] = [16, 0, 30];
 /// `lengths`: how deep they go, and what they leave. The secrets searched:
 /// every packet's `L`, and all the secrets of the first few packets; for
 /// opening, also the plaintext of the rejected ones.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn check_batches<P: Permutation>(
     instance: Instance,
     count: usize,
@@ -637,7 +672,7 @@ type Probe<'a> = (&'static str, Box<dyn FnMut() + 'a>);
 /// `L`). `KeyInit::new` and `new_from_slice` are probed both where the
 /// compiler may inline them and through function pointers, which makes it
 /// call their out-of-line copies; returns the cases run and the findings.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn report_key_setup<C: KeyInit + Clone>(instance: Instance, seed: u64) -> (usize, Vec<String>) {
     let mut region = vec![0u8; REGION];
     let mut lines = Vec::new();
@@ -720,7 +755,7 @@ fn report_key_setup<C: KeyInit + Clone>(instance: Instance, seed: u64) -> (usize
     (cases, lines)
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[test]
 fn no_secret_is_left_in_dead_stack() {
     let mut cases = 0;
@@ -786,7 +821,7 @@ fn no_secret_is_left_in_dead_stack() {
     );
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 #[test]
 fn no_secret_is_left_in_dead_stack() {
     println!("stack secrets: not probed on this architecture (x86-64 only)");

@@ -16,7 +16,10 @@
 //!   transposes where the CPU has AVX-512 VBMI too (every such CPU so far:
 //!   Intel since Ice Lake, AMD since Zen 4), for whole passes and a last
 //!   one of 33–63 blocks; 32 states in 256-bit vectors with AVX2's
-//!   transposes for 9–32 blocks left over (all of a batch without VBMI).
+//!   transposes for 9–32 blocks left over (all of a batch without VBMI);
+//! - 16 states byte-sliced in NEON vectors (`neon`), on aarch64 (NEON is
+//!   part of its baseline), from five blocks; below that one state at a
+//!   time in NEON vectors (`neon_one`).
 //!
 //! Every tier is bit-exact with the reference `keccak_f200` and runs in time
 //! independent of the states (only the public number of blocks picks a tier).
@@ -49,13 +52,44 @@ mod soft32;
 mod soft32_registers;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
 use super::super::cpu::Avx2;
+// On aarch64 only the tests and the tier benchmarks run it: one NEON state
+// at a time, then the 16-state NEON pass, beat it at every batch length
+// (DESIGN.md, "Keccak-f[200] on aarch64").
 #[cfg(target_pointer_width = "64")]
+#[cfg_attr(
+    all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        not(elephant_force_soft)
+    ),
+    allow(dead_code)
+)]
 mod soft64;
+// NEON is part of the aarch64 baseline: no run-time detection.
+#[cfg(all(
+    target_arch = "aarch64",
+    target_feature = "neon",
+    not(elephant_force_soft)
+))]
+mod neon;
+#[cfg(all(
+    target_arch = "aarch64",
+    target_feature = "neon",
+    not(elephant_force_soft)
+))]
+mod neon_one;
 
 /// From how many blocks the eight-state SWAR form beats one state at a time:
 /// one SWAR pass costs about 1.5 single states (measured 0.74 µs against
 /// 0.49 µs), so two blocks already favour it.
-#[cfg(target_pointer_width = "64")]
+#[cfg(all(
+    target_pointer_width = "64",
+    not(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        not(elephant_force_soft)
+    ))
+))]
 const SWAR_MIN_BLOCKS: usize = 2;
 
 /// From how many blocks the 32-state AVX2 form beats the narrower tiers: one
@@ -73,16 +107,40 @@ const AVX2_MIN_BLOCKS: usize = 9;
 #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
 const AVX512_MIN_BLOCKS: usize = 33;
 
+/// From how many blocks the 16-state NEON form beats one NEON state at a
+/// time: a 16-state pass executes about 3,950 instructions, one state 809
+/// (both branch-free: 18 times the round loop plus the way in and out, read
+/// from the release build's disassembly).
+#[cfg(all(
+    target_arch = "aarch64",
+    target_feature = "neon",
+    not(elephant_force_soft)
+))]
+const NEON_MIN_BLOCKS: usize = 5;
+
 /// Keccak-f\[200\] of one block, by the fastest single-state form: one
-/// vector (`avx512_one`) on CPUs with AVX-512 VBMI and GFNI, else the
-/// portable form.
+/// vector (`avx512_one`) on CPUs with AVX-512 VBMI and GFNI, three NEON
+/// vectors (`neon_one`) on aarch64, else the portable form.
 pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
     #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
     if let Some(token) = Avx512Vbmi::detect() {
         avx512_one::permute_one(token, block);
         return;
     }
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        not(elephant_force_soft)
+    ))]
+    neon_one::permute_one(block);
+    #[cfg(all(
+        target_pointer_width = "64",
+        not(all(
+            target_arch = "aarch64",
+            target_feature = "neon",
+            not(elephant_force_soft)
+        ))
+    ))]
     soft64::permute_one(block);
     #[cfg(elephant_no_barrel_shifter)]
     soft32_registers::permute(block);
@@ -130,7 +188,23 @@ pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
             return;
         }
     }
-    #[cfg(target_pointer_width = "64")]
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        not(elephant_force_soft)
+    ))]
+    if blocks.len() >= NEON_MIN_BLOCKS {
+        neon::permute(blocks);
+        return;
+    }
+    #[cfg(all(
+        target_pointer_width = "64",
+        not(all(
+            target_arch = "aarch64",
+            target_feature = "neon",
+            not(elephant_force_soft)
+        ))
+    ))]
     if blocks.len() >= SWAR_MIN_BLOCKS {
         soft64::permute_x8(blocks);
         return;
