@@ -11,7 +11,12 @@
 //! - `elephant_avx512`: the AVX-512 tiers too; their intrinsics are stable
 //!   since Rust 1.89, so an older compiler (down to the MSRV, 1.85) leaves
 //!   them out and the AVX2 ones serve those CPUs.
-//! - `elephant_neon`: the aarch64 NEON tiers.
+//! - `elephant_neon`: the aarch64 NEON tiers (with the `neon` target
+//!   feature, which every aarch64 target has by default).
+//! - `elephant_no_barrel_shifter`: the 32-bit cores without an operand
+//!   barrel shifter (RV32, ARMv6-M, ARMv8-M Baseline), which get the
+//!   Keccak-f\[200\] kernel with plain rotations; stable Rust has no
+//!   `target_feature` that tells them from Thumb-2 cores.
 //!
 //! `--cfg elephant_force_soft` (the user's switch) turns every SIMD name
 //! off: only the portable kernels are built.
@@ -20,11 +25,12 @@ use std::env;
 use std::process::Command;
 
 /// The names this script may set (each declared for `check-cfg`).
-const NAMES: [&str; 4] = [
+const NAMES: [&str; 5] = [
     "elephant_batch",
     "elephant_x86",
     "elephant_avx512",
     "elephant_neon",
+    "elephant_no_barrel_shifter",
 ];
 
 fn main() {
@@ -47,7 +53,17 @@ fn main() {
     let x86 = simd && arch == "x86_64";
     set("elephant_x86", x86);
     set("elephant_avx512", x86 && rustc_minor() >= 89);
-    set("elephant_neon", simd && arch == "aarch64");
+    let neon = target("CARGO_CFG_TARGET_FEATURE")
+        .split(',')
+        .any(|feature| feature == "neon");
+    set("elephant_neon", simd && arch == "aarch64" && neon);
+    let triple = target("TARGET");
+    set(
+        "elephant_no_barrel_shifter",
+        ["riscv32", "thumbv6m", "thumbv8m.base"]
+            .iter()
+            .any(|prefix| triple.starts_with(prefix)),
+    );
 }
 
 /// The compiler's minor version: 89 for "rustc 1.89.0 (…)" or

@@ -131,10 +131,11 @@ impl<P: Permutation> fmt::Debug for Packet<'_, P> {
 /// [`MAX_ASSOCIATED_DATA_LEN`](crate::MAX_ASSOCIATED_DATA_LEN)); such a
 /// packet is left as it was, and the others are sealed.
 ///
-/// Stack: on 64-bit targets about 100 KiB for more than 16 packets (256
-/// messages in flight on a 256-block run) and 28 KiB for up to 16; on
-/// 32-bit targets one message at a time, about as deep as a
-/// single-message call. It is cleared before the call returns.
+/// Stack: on 64-bit targets at most 40 KiB for up to 16 packets and 128 KiB
+/// for more (the depths cleared after the call; BENCHMARKS.md lists them
+/// with the deepest measured); on 32-bit targets one message at a time,
+/// about as deep as a single-message call. It is cleared before the call
+/// returns.
 pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
     let (accept, lengths_ok) = run_all(packets, true);
     debug_assert_eq!(accept, 0xff, "sealing always succeeds");

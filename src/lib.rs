@@ -49,6 +49,7 @@ mod scrub;
 
 pub use permutation::{Keccak200, Permutation, Spongent160, Spongent176};
 
+use aead::common::InvalidLength;
 use aead::consts::{U12, U16};
 use aead::inout::InOutBuf;
 use aead::{Result, TagPosition};
@@ -127,16 +128,31 @@ impl<P: Permutation> KeySizeUser for Elephant<P> {
 
 impl<P: Permutation> KeyInit for Elephant<P> {
     fn new(key: &Key<Self>) -> Self {
-        // Built where it is returned and permuted in place, so that no
-        // copy of `L` is made here; the permutation's own stack is
-        // cleared after it.
-        let mut cipher = Self {
+        mode::key_setup::<P, _>(|| Self::expand(key))
+    }
+
+    fn new_from_slice(key: &[u8]) -> core::result::Result<Self, InvalidLength> {
+        let key = <&Key<Self>>::try_from(key).map_err(|_| InvalidLength)?;
+        mode::key_setup::<P, _>(|| Ok(Self::expand(key)))
+    }
+}
+
+impl<P: Permutation> Elephant<P> {
+    /// The cipher for `key`: `L = P(K ‖ 0)`, expanded in `expanding` and
+    /// copied field by field into the return place; `expanding` is wiped
+    /// when it drops, after that copy. Called only through
+    /// [`mode::key_setup`], which clears the stack this leaves.
+    fn expand(key: &Key<Self>) -> Self {
+        let mut expanding = Self {
             expanded_key: P::Block::default(),
             permutation: PhantomData,
         };
-        mode::copy_by_u32s(cipher.expanded_key.as_mut(), key);
-        mode::expand_key::<P>(&mut cipher.expanded_key);
-        cipher
+        mode::copy_by_u32s(expanding.expanded_key.as_mut(), key);
+        P::permute(&mut expanding.expanded_key);
+        Self {
+            expanded_key: expanding.expanded_key,
+            permutation: PhantomData,
+        }
     }
 }
 
@@ -152,6 +168,17 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
     /// Unlike aead's default, room for the tag is made *before* encrypting, so
     /// a buffer that cannot grow (a full `ArrayVec`) gives an error with the
     /// message still in it, never a tagless ciphertext.
+    ///
+    /// # Errors
+    ///
+    /// [`Error`] if the message or the associated data is too long, if the
+    /// buffer cannot grow by a tag, or if it misreports its length (a `len()`
+    /// that disagrees with its slice). Nothing is encrypted then. A buffer
+    /// that misreports its length before the call is refused untouched; one
+    /// whose length is wrong only after growing is truncated back to the
+    /// message's length by its own [`truncate`](aead::Buffer::truncate). So
+    /// a buffer whose `len()`, slice and `truncate` agree holds the message
+    /// as it was.
     fn encrypt_in_place(
         &self,
         nonce: &Nonce<Self>,
@@ -159,6 +186,9 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         buffer: &mut dyn aead::Buffer,
     ) -> Result<()> {
         let message_len = buffer.len();
+        if buffer.as_mut().len() != message_len {
+            return Err(Error);
+        }
         let tag_len = Tag::<Self>::default().len();
         buffer.extend_from_slice(&Tag::<Self>::default())?;
         // A buffer that says it grew but did not (or shrank, or whose slice
@@ -186,6 +216,34 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
             buffer.truncate(message_len);
         }
         result
+    }
+
+    /// Verifies the tag at the end of the buffer, then decrypts the rest in
+    /// place and removes the tag.
+    ///
+    /// # Errors
+    ///
+    /// [`Error`] if the tag does not match, if the buffer is shorter than a
+    /// tag or too long, or if it misreports its length (a `len()` that
+    /// disagrees with its slice). The buffer is then left as it was: no
+    /// plaintext is written before the tag is verified.
+    fn decrypt_in_place(
+        &self,
+        nonce: &Nonce<Self>,
+        associated_data: &[u8],
+        buffer: &mut dyn aead::Buffer,
+    ) -> Result<()> {
+        let len = buffer.len();
+        let contents = buffer.as_mut();
+        if contents.len() != len {
+            return Err(Error);
+        }
+        let message_len = len.checked_sub(Tag::<Self>::default().len()).ok_or(Error)?;
+        let (message, tag) = contents.split_at_mut_checked(message_len).ok_or(Error)?;
+        let tag = Tag::<Self>::try_from(&*tag).map_err(|_| Error)?;
+        self.decrypt_inout_detached(nonce, associated_data, message.into(), &tag)?;
+        buffer.truncate(message_len);
+        Ok(())
     }
 
     fn encrypt_inout_detached(

@@ -204,11 +204,12 @@ fn open<P: Permutation>(
     }
 }
 
-/// `L = P(K ‖ 0)` computed in place in `block` (which holds `K ‖ 0`), in
-/// a frame of its own whose stack is cleared afterwards.
+/// Runs `work`, a key setup for `P` that returns the new cipher, through
+/// [`scrub::key_setup`] with the plan's depth: in a frame of its own,
+/// whose stack is cleared afterwards.
 #[inline(always)]
-pub(crate) fn expand_key<P: Permutation>(block: &mut P::Block) {
-    scrub::in_own_frame(plan::key_expansion::<P>(), move || P::permute(block));
+pub(crate) fn key_setup<P: Permutation, R>(work: impl FnOnce() -> R) -> R {
+    scrub::key_setup(plan::key_expansion::<P>(), work)
 }
 
 /// [`decrypt`] with runs of `N` blocks.

@@ -35,6 +35,45 @@ pub use keccak::backends::tiers as keccak_batch_tiers;
 #[doc(hidden)]
 pub use spongent::backends::tiers as spongent_batch_tiers;
 
+/// Which of the crate's CPU-specific kernels this build can run on the
+/// running CPU: the same detection (and tokens) the kernels are reached
+/// through, for reports, benchmarks and checks. All `false` on other
+/// architectures and with `--cfg elephant_force_soft`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Detected {
+    /// AVX2: the 256-state Spongent and 32-state Keccak kernels.
+    pub avx2: bool,
+    /// AVX-512 (F, VL, BW, VBMI) with GFNI, built by Rust 1.89 or newer:
+    /// the AVX-512 kernels of both permutations.
+    pub avx512: bool,
+    /// BMI2 with a fast `pext` (Intel; AMD from Zen 3): the single-state
+    /// Spongent kernel of every short call and every tag.
+    pub fast_pext: bool,
+}
+
+/// What [`Detected`] says for the running CPU.
+#[must_use]
+pub fn detected() -> Detected {
+    #[cfg(elephant_x86)]
+    {
+        Detected {
+            avx2: cpu::Avx2::detect().is_some(),
+            #[cfg(elephant_avx512)]
+            avx512: cpu::Avx512Vbmi::detect().is_some(),
+            #[cfg(not(elephant_avx512))]
+            avx512: false,
+            fast_pext: cpu::FastPext::detect().is_some(),
+        }
+    }
+    #[cfg(not(elephant_x86))]
+    Detected {
+        avx2: false,
+        avx512: false,
+        fast_pext: false,
+    }
+}
+
 use aead::array::ArraySize;
 use aead::consts::{U8, U16};
 use core::fmt::Debug;
@@ -211,8 +250,7 @@ impl Permutation for Spongent160 {
     /// only its top bit counts, and that bit is bit 4 of the byte 27 back
     /// ⊕ bit 0 of the byte 24 back (φ once more). So the word form reads
     /// the bytes 27, 24, 20 and 17 back, and steps eight bytes, each step
-    /// independent of the one before (the mask stream's share of a 16 KiB
-    /// Dumbo encryption 3.0 → 2.5 % by perf samples).
+    /// independent of the one before (what it saves: DESIGN.md).
     const FEEDBACK_BACK: &'static [usize] = &[27, 24, 20, 17];
 
     /// `x_0 ⋘ 3 ⊕ x_3 ≪ 7 ⊕ x_13 ≫ 7` with `x_13 ≫ 7 = (x_{−7} ≫ 4 ⊕
@@ -249,9 +287,8 @@ impl Permutation for Spongent176 {
     /// allow 3-byte steps; but only its top bit counts, and that bit is
     /// bit 6 of the byte 25 back ⊕ bit 0 of the byte 22 back (φ once more,
     /// for the stream from byte 25 on). So the word form reads the bytes
-    /// 25, 22 and 19 back, and steps eight bytes (the mask stream's share
-    /// of a 16 KiB Jumbo encryption 3.1 → 1.4 % by perf samples, byte by
-    /// byte before).
+    /// 25, 22 and 19 back, and steps eight bytes instead of one (what it
+    /// saves: DESIGN.md).
     const FEEDBACK_BACK: &'static [usize] = &[25, 22, 19];
 
     /// `x_0 ⋘ 1 ⊕ x_3 ≪ 7 ⊕ x_19 ≫ 7` with `x_19 ≫ 7 = (x_{−3} ≫ 6 ⊕

@@ -4,10 +4,9 @@
 //! but the compiler is free to copy secrets elsewhere on the stack: register
 //! spills in the permutations, temporaries of the transposes, a moved value's
 //! old place. Rust cannot stop that, so each public call runs its work in a
-//! frame of its own ([`in_own_frame`], or a function of the mode's) and
-//! then overwrites the stack
-//! below its own frame with zeros, to a depth that
-//! covers what that work was measured to use (as libsodium's
+//! frame of its own ([`in_own_frame`], [`key_setup`], or a function of the
+//! mode's) and then overwrites the stack below its own frame with zeros, to
+//! a depth that covers what that work was measured to use (as libsodium's
 //! `sodium_stackzero` does).
 //!
 //! The depths are measured, not proven: `tests/stack_secrets.rs` prints the
@@ -40,6 +39,11 @@ pub mod depth {
     /// (measured at most 2.2 KiB, default and portable builds): clearing
     /// is about half of what such a call costs otherwise.
     pub const SHORT_CALL_KECCAK: usize = 3 * 1024;
+
+    /// [`SHORT_CALL_KECCAK`] on aarch64, where a short run of five blocks
+    /// or more takes the 16-state NEON kernel, whose frame takes a 100 B
+    /// call to 3.9 KiB (`tests/stack_secrets.rs` under qemu-aarch64).
+    pub const SHORT_CALL_KECCAK_AARCH64: usize = 5 * 1024;
 
     /// After a longer call (measured at most 20.2 KiB, Jumbo with the
     /// AVX-512 kernel in a debug build: 19.5 KiB with AVX2, 10.2 KiB
@@ -82,6 +86,8 @@ pub(crate) enum Depth {
     ShortCallLanes,
     /// [`SHORT_CALL_KECCAK`].
     ShortCallKeccak,
+    /// [`SHORT_CALL_KECCAK_AARCH64`].
+    ShortCallKeccakAarch64,
     /// [`LONG_CALL`].
     LongCall,
     /// [`SHORT_BATCH`].
@@ -136,6 +142,32 @@ pub(crate) fn in_own_frame<R>(depth: Depth, work: impl FnOnce() -> R) -> R {
     result
 }
 
+/// Runs `work`, a key setup that returns the new cipher, in a frame of its
+/// own, then clears `depth` bytes of the stack below.
+///
+/// The result is the caller's return value, written by `work` straight
+/// into the caller's return place (a call in tail position), and the
+/// clearing runs from a guard's `Drop` after it: so neither this frame nor
+/// the caller's ever holds `L`, inlined or not, in any build profile. What
+/// `work` leaves in its own frames (the block it expands in, the
+/// permutation's state) lies below this frame, where the guard clears.
+#[inline(always)]
+pub(crate) fn key_setup<R>(depth: Depth, work: impl FnOnce() -> R) -> R {
+    let _clear = ClearOnDrop(depth);
+    run_in_own_frame(work)
+}
+
+/// Clears its depth of the stack below the frame that holds it when
+/// dropped ([`key_setup`]).
+struct ClearOnDrop(Depth);
+
+impl Drop for ClearOnDrop {
+    #[inline(always)]
+    fn drop(&mut self) {
+        clear(self.0);
+    }
+}
+
 /// Clears `depth` bytes of the stack below the caller's frame: call it
 /// right after the call to clean up after, made from the same frame.
 #[inline(always)]
@@ -145,6 +177,7 @@ pub(crate) fn clear(depth: Depth) {
         Depth::ShortCall => zero_stack::<{ chunks(SHORT_CALL) }>(),
         Depth::ShortCallLanes => zero_stack::<{ chunks(SHORT_CALL_LANES) }>(),
         Depth::ShortCallKeccak => zero_stack::<{ chunks(SHORT_CALL_KECCAK) }>(),
+        Depth::ShortCallKeccakAarch64 => zero_stack::<{ chunks(SHORT_CALL_KECCAK_AARCH64) }>(),
         Depth::LongCall => zero_stack::<{ chunks(LONG_CALL) }>(),
         Depth::ShortBatch => zero_stack::<{ chunks(SHORT_BATCH) }>(),
         Depth::SmallBatch => zero_stack::<{ chunks(SMALL_BATCH) }>(),

@@ -255,3 +255,112 @@ fn encrypt_in_place_into_a_hostile_buffer_is_an_error_not_a_panic() {
     hostile_buffers_are_an_error::<Jumbo>();
     hostile_buffers_are_an_error::<Delirium>();
 }
+
+/// An `aead::Buffer` whose `len()` disagrees with its slice from the
+/// start: it reports more bytes than it has, fewer, or hands out a slice
+/// shorter than its contents.
+struct LyingBuffer {
+    data: Vec<u8>,
+    lie: Lie,
+}
+
+/// What the buffer misreports, by how many bytes.
+#[derive(Clone, Copy, Debug)]
+enum Lie {
+    Longer(usize),
+    Shorter(usize),
+    SliceShort(usize),
+}
+
+impl AsRef<[u8]> for LyingBuffer {
+    fn as_ref(&self) -> &[u8] {
+        match self.lie {
+            Lie::SliceShort(n) => &self.data[..self.data.len().saturating_sub(n)],
+            _ => &self.data,
+        }
+    }
+}
+
+impl AsMut<[u8]> for LyingBuffer {
+    fn as_mut(&mut self) -> &mut [u8] {
+        let len = self.data.len();
+        match self.lie {
+            Lie::SliceShort(n) => &mut self.data[..len.saturating_sub(n)],
+            _ => &mut self.data,
+        }
+    }
+}
+
+impl aead::Buffer for LyingBuffer {
+    fn len(&self) -> usize {
+        match self.lie {
+            Lie::Longer(n) => self.data.len() + n,
+            Lie::Shorter(n) => self.data.len().saturating_sub(n),
+            Lie::SliceShort(_) => self.data.len(),
+        }
+    }
+
+    fn extend_from_slice(&mut self, other: &[u8]) -> aead::Result<()> {
+        self.data.extend_from_slice(other);
+        Ok(())
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.data.truncate(len);
+    }
+}
+
+const LIES: [Lie; 3] = [Lie::Longer(5), Lie::Shorter(2), Lie::SliceShort(3)];
+
+fn lying_buffers_are_refused_untouched<C: AeadInOut + KeyInit>() {
+    let cipher = C::new_from_slice(&KEY).unwrap();
+    let nonce = Nonce::<C>::try_from(&NONCE[..]).unwrap();
+    for lie in LIES {
+        for len in [0, 1, 16, 40, 100] {
+            let message: Vec<u8> = (0..len).map(|i: u8| i ^ 0x5c).collect();
+            let mut buffer = LyingBuffer {
+                data: message.clone(),
+                lie,
+            };
+            let result = cipher.encrypt_in_place(&nonce, b"ad", &mut buffer);
+            assert!(result.is_err(), "encrypt, {lie:?}, {len} B: accepted");
+            assert_eq!(buffer.data, message, "encrypt, {lie:?}, {len} B: changed");
+
+            // A sealed message, whose tag would verify: only the lie fails.
+            let mut sealed = message.clone();
+            cipher.encrypt_in_place(&nonce, b"ad", &mut sealed).unwrap();
+            let mut buffer = LyingBuffer {
+                data: sealed.clone(),
+                lie,
+            };
+            let result = cipher.decrypt_in_place(&nonce, b"ad", &mut buffer);
+            assert!(result.is_err(), "decrypt, {lie:?}, {len} B: accepted");
+            assert_eq!(buffer.data, sealed, "decrypt, {lie:?}, {len} B: changed");
+        }
+    }
+}
+
+/// A buffer whose `len()` disagrees with its slice is an error for
+/// encryption and decryption alike, not a panic, and is left as it was.
+#[test]
+fn lying_buffers_are_an_error_not_a_panic() {
+    lying_buffers_are_refused_untouched::<Dumbo>();
+    lying_buffers_are_refused_untouched::<Jumbo>();
+    lying_buffers_are_refused_untouched::<Delirium>();
+}
+
+/// `decrypt_in_place` on a buffer shorter than a tag is an error, and a
+/// well-behaved buffer round-trips.
+#[test]
+fn decrypt_in_place_checks_the_length() {
+    let cipher = Dumbo::new_from_slice(&KEY).unwrap();
+    let nonce = Nonce::<Dumbo>::try_from(&NONCE[..]).unwrap();
+    let mut short = vec![0u8; 7];
+    assert!(cipher.decrypt_in_place(&nonce, b"", &mut short).is_err());
+    assert_eq!(short, [0; 7]);
+    let mut buffer = b"a message".to_vec();
+    cipher.encrypt_in_place(&nonce, b"ad", &mut buffer).unwrap();
+    assert_eq!(buffer.len(), 9 + 8);
+    cipher.decrypt_in_place(&nonce, b"ad", &mut buffer).unwrap();
+    assert_eq!(buffer, b"a message");
+}

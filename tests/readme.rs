@@ -107,3 +107,292 @@ fn repository_commands_stay_out_of_the_front_page() {
         );
     }
 }
+
+// The figures: every number the README, SECURITY.md and the API docs quote
+// from a measurement is computed here from `benchmarks/data`, and
+// BENCHMARKS.md and its charts are rendered from it, so that a stale copy
+// fails this test.
+
+#[allow(dead_code)]
+#[path = "../benchmarks/report.rs"]
+mod report;
+
+use report::Table;
+use std::path::Path;
+
+fn data() -> Vec<Table> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/data");
+    report::load(&dir).unwrap_or_else(|e| panic!("benchmarks/data: {e}"))
+}
+
+fn table<'a>(tables: &'a [Table], name: &str) -> &'a Table {
+    report::find(tables, name).unwrap_or_else(|| panic!("no benchmarks/data/{name}.csv"))
+}
+
+fn number(table: &Table, row: &str, column: &str) -> f64 {
+    table.number(row, column).unwrap_or_else(|| {
+        panic!(
+            "{}: no number in row {row:?}, column {column:?}",
+            table.name
+        )
+    })
+}
+
+fn whole(table: &Table, row: &str, column: &str) -> u64 {
+    table
+        .cell(row, column)
+        .and_then(|cell| cell.parse().ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: no whole number in row {row:?}, column {column:?}",
+                table.name
+            )
+        })
+}
+
+/// `text` with every run of white space (line breaks and indentation
+/// included) as one space, and without `///` comment markers.
+fn words(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().filter(|w| *w != "///").collect();
+    words.join(" ")
+}
+
+/// Fails unless `text` contains `expected`, both taken as [`words`].
+fn assert_quotes(document: &str, text: &str, expected: &str) {
+    assert!(
+        words(text).contains(&words(expected)),
+        "{document} no longer quotes the benchmark data: expected {expected:?} \
+         (figures live in benchmarks/data; the report: `cargo run --manifest-path \
+         bench-report/Cargo.toml`)"
+    );
+}
+
+const INSTANCES: [&str; 3] = ["Dumbo", "Jumbo", "Delirium"];
+
+/// The firmware benchmark's cores: their `counted` data files.
+const FIRMWARE_CORES: [&str; 4] = ["cortex-m4", "cortex-m33", "cortex-m0", "rv32imc"];
+
+#[test]
+fn benchmarks_report_and_charts_are_generated_from_the_data() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tables = data();
+    let mut expected = vec![("BENCHMARKS.md".to_string(), report::benchmarks_md(&tables))];
+    expected.extend(report::charts(&tables));
+    for (file, text) in expected {
+        let committed = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
+        assert!(
+            committed == text,
+            "{file} is not what benchmarks/data gives: run `cargo run --manifest-path \
+             bench-report/Cargo.toml` and commit the result"
+        );
+    }
+}
+
+#[test]
+fn readme_figures_come_from_the_data() {
+    let tables = data();
+    // The instance table: a timed row per x86-64 class at 1500 B.
+    for (name, label) in [
+        ("x86-64-avx512", "x86-64 with AVX-512, 1500 B"),
+        ("x86-64-avx2", "x86-64 with AVX2, 1500 B"),
+        ("x86-64-portable", "portable code, 1500 B"),
+    ] {
+        let timed = table(&tables, name);
+        let mut row = format!("| {label} |");
+        for instance in INSTANCES {
+            let ns = timed
+                .ns(instance, 1500)
+                .unwrap_or_else(|| panic!("{name}: {instance}"));
+            let ratio = timed
+                .ratio(instance, 1500)
+                .unwrap_or_else(|| panic!("{name}: ratio"));
+            row += &format!(
+                " {} ({}) |",
+                report::duration(ns),
+                report::ratio_label(ratio)
+            );
+        }
+        assert_quotes("README.md", README, &row);
+    }
+    // A firmware row per core; the Cortex-M33 runs the Cortex-M4's code and
+    // shares its row while its counts are the same.
+    let m4 = table(&tables, "cortex-m4");
+    let m33 = table(&tables, "cortex-m33");
+    for instance in INSTANCES {
+        assert_eq!(
+            whole(m33, instance, "enc 128 B"),
+            whole(m4, instance, "enc 128 B"),
+            "{instance}: the Cortex-M33 no longer counts as the Cortex-M4: give it its own README row"
+        );
+    }
+    for (name, label) in [
+        ("cortex-m4", "Cortex-M4 and M33"),
+        ("cortex-m0", "Cortex-M0"),
+        ("rv32imc", "RV32IMC"),
+    ] {
+        let core = table(&tables, name);
+        let mut row = format!("| {label}, 128 B message |");
+        for instance in INSTANCES {
+            let count = whole(core, instance, "enc 128 B");
+            row += &format!(" {} |", report::thousands(count));
+        }
+        assert_quotes("README.md", README, &row);
+    }
+
+    // Against the best C, on every core at 16 and 128 B.
+    let range = |instances: &[&str]| {
+        let mut ratios = Vec::new();
+        for core in FIRMWARE_CORES {
+            let core = table(&tables, core);
+            for instance in instances {
+                for size in report::BEST_C_SIZES {
+                    ratios.push(
+                        report::fewer_than_best_c(&tables, core, instance, size)
+                            .unwrap_or_else(|| panic!("{}: no best C for {instance}", core.name)),
+                    );
+                }
+            }
+        }
+        let low = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = ratios.iter().copied().fold(0.0, f64::max);
+        (low, high)
+    };
+    let (low, high) = range(&["Dumbo", "Jumbo"]);
+    assert_quotes(
+        "README.md",
+        README,
+        &format!("Dumbo and Jumbo take {low:.1}–{high:.1}× fewer instructions"),
+    );
+    let (low, high) = range(&["Delirium"]);
+    assert!(
+        low > 0.9 && high < 1.25,
+        "Delirium is no longer \"about as many\" instructions as the best C: reword the README"
+    );
+    assert_quotes(
+        "README.md",
+        README,
+        &format!("Delirium about as many ({low:.2}–{high:.2}×)"),
+    );
+    let size = table(&tables, "cortex-m4-footprint");
+    let mut row = String::from("| Cortex-M4 code / stack |");
+    for instance in INSTANCES {
+        let code = whole(size, instance, "own code (B)");
+        let stack = whole(size, instance, "worst-case stack (B)");
+        row += &format!(
+            " {} B / {} B |",
+            report::thousands(code),
+            report::thousands(stack)
+        );
+    }
+    assert_quotes("README.md", README, &row);
+
+    // Delirium against Dumbo on a Cortex-M4.
+    let ratios: Vec<f64> = ["enc 16 B", "enc 128 B", "enc 1500 B"]
+        .into_iter()
+        .map(|size| number(m4, "Dumbo", size) / number(m4, "Delirium", size))
+        .collect();
+    let low = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = ratios.iter().copied().fold(0.0, f64::max);
+    assert_quotes(
+        "README.md",
+        README,
+        &format!("{low:.1}–{high:.1}× fewer instructions"),
+    );
+    let more_code =
+        number(size, "Delirium", "own code (B)") - number(size, "Dumbo", "own code (B)");
+    assert_quotes("README.md", README, &format!("{more_code} B more code"));
+
+    // The multi-message call's stack.
+    let largest = largest_batch_clearing(&tables);
+    assert_quotes(
+        "README.md",
+        README,
+        &format!("at most {largest} KiB of stack"),
+    );
+
+    // Debug builds.
+    let debug = table(&tables, "debug-build");
+    let column = "µs per call";
+    let plain = number(debug, "debug", column);
+    let optimised = number(debug, "debug with opt-level 3 for elephant-aead", column);
+    let both = number(
+        debug,
+        "debug with opt-level 3 for elephant-aead and the app",
+        column,
+    );
+    let release = number(debug, "release", column);
+    for figure in [
+        format!("{:.0}× as long", plain / release),
+        format!("{:.0}× faster", plain / optimised),
+        format!("{:.0}× a release build's time", optimised / release),
+        format!("{:.1}× the release build's time", both / release),
+    ] {
+        assert_quotes("README.md", README, &figure);
+    }
+}
+
+/// The most stack a multi-message call clears (and so may use), in KiB.
+fn largest_batch_clearing(tables: &[Table]) -> f64 {
+    let stack = table(tables, "x86-64-stack");
+    stack
+        .rows
+        .iter()
+        .filter(|row| {
+            row.first()
+                .is_some_and(|call| call.starts_with("many messages"))
+        })
+        .filter_map(|row| row.get(1)?.parse::<f64>().ok())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn security_and_api_docs_quote_the_data() {
+    let tables = data();
+    let stack = table(&tables, "x86-64-stack");
+    let cleared = |call: &str| number(stack, call, "cleared (KiB)");
+    let small = cleared("many messages: up to 16");
+    let largest = largest_batch_clearing(&tables);
+    let batch_docs = include_str!("../src/batch.rs");
+    assert_quotes(
+        "src/batch.rs",
+        batch_docs,
+        &format!("at most {small} KiB for up to 16 packets and {largest} KiB for more"),
+    );
+    let security = include_str!("../SECURITY.md");
+    for (call, what) in [
+        (
+            "one message of up to 8 blocks (Dumbo and Jumbo)",
+            "after a short call",
+        ),
+        ("one longer message", "after a longer one"),
+        ("key expansion", "after the key expansion"),
+        ("many messages: more than 16", "after a multi-message call"),
+    ] {
+        assert_quotes(
+            "SECURITY.md",
+            security,
+            &format!("{} KiB {what}", cleared(call)),
+        );
+    }
+    let deepest = stack
+        .rows
+        .iter()
+        .filter_map(|row| row.get(2)?.parse::<f64>().ok())
+        .fold(0.0, f64::max);
+    assert_quotes(
+        "SECURITY.md",
+        security,
+        &format!("the deepest of all is {deepest} KiB"),
+    );
+}
+
+#[test]
+fn security_names_the_private_reporting_channel() {
+    let repository = env!("CARGO_PKG_REPOSITORY");
+    let security = include_str!("../SECURITY.md");
+    assert_quotes(
+        "SECURITY.md",
+        security,
+        &format!("<{repository}/security/advisories/new>"),
+    );
+}

@@ -23,25 +23,27 @@ use elephant_aead::{
 use std::process::ExitCode;
 
 /// Memcheck's client requests: `VG_USERREQ_TOOL_BASE('M', 'C')` plus an index.
-const MAKE_MEM_UNDEFINED: u64 = 0x4d43_0001;
-const MAKE_MEM_DEFINED: u64 = 0x4d43_0002;
+const MAKE_MEM_UNDEFINED: usize = 0x4d43_0001;
+const MAKE_MEM_DEFINED: usize = 0x4d43_0002;
 /// Valgrind's core request `RUNNING_ON_VALGRIND`.
-const RUNNING_ON_VALGRIND: u64 = 0x1001;
+const RUNNING_ON_VALGRIND: usize = 0x1001;
 
-/// Issues a valgrind client request; outside valgrind it returns `default`.
+/// Issues a valgrind client request; outside valgrind it returns 0.
 ///
-/// The instruction sequence is valgrind's documented amd64 "magic" preamble:
-/// four rotations of `rdi` that add up to 128 bits (so `rdi` is unchanged)
-/// followed by `xchg rbx, rbx`; natively it does nothing, and under valgrind
-/// it performs the request whose arguments `rax` points to, result in `rdx`.
-fn client_request(request: u64, arg1: u64, arg2: u64) -> u64 {
-    let args: [u64; 6] = [request, arg1, arg2, 0, 0, 0];
-    let result: u64;
+/// The instruction sequence is valgrind's documented "magic" preamble for
+/// the target: four rotations of `rdi` (`edi` on 32-bit x86) that add up to
+/// a whole turn (so the register is unchanged) followed by `xchg rbx, rbx`
+/// (`ebx`); natively it does nothing, and under valgrind it performs the
+/// request whose arguments `rax` (`eax`) points to, result in `rdx` (`edx`).
+fn client_request(request: usize, arg1: usize, arg2: usize) -> usize {
+    let args: [usize; 6] = [request, arg1, arg2, 0, 0, 0];
+    let result: usize;
     // SAFETY: the sequence only rotates `rdi` back to its value and swaps
     // `rbx` with itself; `rax` points to `args`, which lives across the asm
     // and is only read; `rdx` is declared as the output. Valgrind, when
     // present, reads `args` and may change the definedness (not the bytes)
     // of the memory the request names, which belongs to the caller.
+    #[cfg(target_arch = "x86_64")]
     unsafe {
         asm!(
             "rol rdi, 3",
@@ -50,8 +52,22 @@ fn client_request(request: u64, arg1: u64, arg2: u64) -> u64 {
             "rol rdi, 51",
             "xchg rbx, rbx",
             in("rax") args.as_ptr(),
-            inout("rdx") 0u64 => result,
-            inout("rdi") 0u64 => _,
+            inout("rdx") 0usize => result,
+            inout("rdi") 0usize => _,
+        );
+    }
+    // SAFETY: as above, with the 32-bit registers (valgrind's x86 preamble).
+    #[cfg(target_arch = "x86")]
+    unsafe {
+        asm!(
+            "rol edi, 3",
+            "rol edi, 13",
+            "rol edi, 29",
+            "rol edi, 19",
+            "xchg ebx, ebx",
+            in("eax") args.as_ptr(),
+            inout("edx") 0usize => result,
+            inout("edi") 0usize => _,
         );
     }
     result
@@ -59,14 +75,14 @@ fn client_request(request: u64, arg1: u64, arg2: u64) -> u64 {
 
 /// Marks the bytes of `value` as secret (undefined) for memcheck.
 fn secret<T: ?Sized>(value: &T) {
-    let ptr = (value as *const T).cast::<c_void>() as u64;
-    client_request(MAKE_MEM_UNDEFINED, ptr, size_of_val(value) as u64);
+    let ptr = (value as *const T).cast::<c_void>() as usize;
+    client_request(MAKE_MEM_UNDEFINED, ptr, size_of_val(value));
 }
 
 /// Marks the bytes of `value` as public (defined) again.
 fn public<T: ?Sized>(value: &T) {
-    let ptr = (value as *const T).cast::<c_void>() as u64;
-    client_request(MAKE_MEM_DEFINED, ptr, size_of_val(value) as u64);
+    let ptr = (value as *const T).cast::<c_void>() as usize;
+    client_request(MAKE_MEM_DEFINED, ptr, size_of_val(value));
 }
 
 /// Encrypts and decrypts (tag accepted, then rejected) with every secret
@@ -233,9 +249,43 @@ fn main() -> ExitCode {
         leak_on_purpose();
         return ExitCode::SUCCESS;
     }
+    // What this build runs, so that the report says which paths it checked.
+    let detected = elephant_aead::permutation::detected();
+    let mut paths = vec![if cfg!(target_pointer_width = "64") {
+        "64-bit mode (runs of blocks, batch kernels)"
+    } else {
+        "32-bit mode (one block at a time, the firmware's soft32 kernels)"
+    }];
+    if detected.avx2 {
+        paths.push("AVX2 kernels");
+    }
+    if detected.avx512 {
+        paths.push("AVX-512 kernels");
+    }
+    if detected.fast_pext {
+        paths.push("pext single-state Spongent");
+    }
+    if cfg!(target_pointer_width = "64") && !detected.avx2 && !detected.avx512 {
+        paths.push("portable 64-bit kernels");
+    }
     // Short messages (single-block paths), runs around every batch width,
-    // and long messages that fill several full runs of the mode.
-    let message_lens = [0, 1, 16, 20, 100, 557, 1500, 5200, 16384];
+    // and long messages that fill several full runs of the mode; with
+    // `rayon`, messages long enough to be split across cores.
+    let mut message_lens = vec![0, 1, 16, 20, 100, 557, 1500, 5200, 16384];
+    if cfg!(feature = "rayon") {
+        message_lens.extend([70_000, 200_000]);
+        paths.push("rayon (messages of 64 KiB and more on all cores)");
+    }
+    println!("ct-check: paths: {}", paths.join("; "));
+    if let Some(required) = std::env::args()
+        .nth(1)
+        .filter(|arg| arg == "--require-pext")
+    {
+        if !detected.fast_pext {
+            eprintln!("ct-check: {required}: this CPU does not reach the pext kernel");
+            return ExitCode::FAILURE;
+        }
+    }
     let ad_lens = [0, 5, 32, 600];
     let cases = check::<Dumbo>(&message_lens, &ad_lens)
         + check::<Jumbo>(&message_lens, &ad_lens)

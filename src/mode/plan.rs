@@ -75,7 +75,11 @@ impl Plan {
             } else if !short {
                 Depth::LongCall
             } else if P::ID == Instance::Delirium {
-                Depth::ShortCallKeccak
+                if cfg!(target_arch = "aarch64") {
+                    Depth::ShortCallKeccakAarch64
+                } else {
+                    Depth::ShortCallKeccak
+                }
             } else if P::narrow_batch().is_some()
                 && associated_data_len.saturating_add(message_len)
                     >= P::BLOCK_SIZE.saturating_mul(2)
@@ -118,7 +122,7 @@ fn path<P: Permutation>(
     }
 }
 
-/// How deep to clear after the key expansion.
+/// How deep to clear after a key setup (the key expansion).
 #[inline(always)]
 pub(crate) fn key_expansion<P: Permutation>() -> Depth {
     if cfg!(elephant_batch) {

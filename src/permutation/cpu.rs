@@ -3,9 +3,14 @@
 //! had from the detection below (its field is private, so `detect` is the
 //! only constructor). Each token is detected once, then cached.
 
-/// Declares a token type that proves the CPU has every feature listed.
+/// Declares a token type that proves the CPU has every feature listed, and
+/// passes the further check named after `and`, if any.
 macro_rules! token {
-    ($(#[$doc:meta])* $vis:vis struct $name:ident by $cpuid:ident = [$($feature:tt),+];) => {
+    (
+        $(#[$doc:meta])*
+        $vis:vis struct $name:ident by $cpuid:ident = [$($feature:tt),+]
+        $(and $check:ident)?;
+    ) => {
         cpufeatures::new!($cpuid, $($feature),+);
 
         $(#[$doc])*
@@ -13,9 +18,10 @@ macro_rules! token {
         $vis struct $name(());
 
         impl $name {
-            /// The token, if this CPU has those features.
+            /// The token, if this CPU has those features (and passes the
+            /// further check).
             $vis fn detect() -> Option<Self> {
-                $cpuid::get().then_some(Self(()))
+                ($cpuid::get() $(&& $check())?).then_some(Self(()))
             }
         }
     };
@@ -30,10 +36,9 @@ token! {
 token! {
     /// Proof that the CPU has BMI2 with a fast `pext`: the only way to
     /// reach the `pext` single-state Spongent kernel. `pext` is microcoded,
-    /// and many times slower, on AMD cores before Zen 3; every CPU with
-    /// AVX-512F (Intel since Skylake-SP, AMD since Zen 4) has a fast one,
-    /// so the token asks for both.
-    pub(super) struct FastPext by fast_pext_cpuid = ["bmi2", "avx512f"];
+    /// and many times slower, on AMD cores before Zen 3, so BMI2 alone is
+    /// not enough: see [`pext_is_fast_here`].
+    pub(super) struct FastPext by bmi2_cpuid = ["bmi2"] and pext_is_fast_here;
 }
 
 #[cfg(elephant_avx512)]
@@ -55,4 +60,104 @@ token! {
     pub(crate) struct Avx512Vbmi by avx512_vbmi_cpuid = [
         "avx2", "avx512f", "avx512vl", "avx512bw", "avx512vbmi", "gfni"
     ];
+}
+
+cpufeatures::new!(avx512f_cpuid, "avx512f");
+
+/// Whether this CPU, which has BMI2, has a fast `pext`. A CPU with AVX-512F
+/// (Intel since Skylake-SP, AMD since Zen 4) always has one; that is decided
+/// without reading the vendor, which also lets Miri, which does not run
+/// `cpuid`, reach the kernel when the features are enabled at compile time.
+/// Otherwise the vendor and family decide ([`pext_is_fast`]).
+fn pext_is_fast_here() -> bool {
+    avx512f_cpuid::get() || vendor_has_fast_pext()
+}
+
+/// Whether this CPU's vendor and family make `pext` fast, read once with
+/// `cpuid` and cached.
+fn vendor_has_fast_pext() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    const UNKNOWN: u8 = 0;
+    const SLOW: u8 = 1;
+    const FAST: u8 = 2;
+    static CACHE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    match CACHE.load(Ordering::Relaxed) {
+        UNKNOWN => {
+            let (vendor, family) = vendor_and_family();
+            let fast = pext_is_fast(&vendor, family);
+            CACHE.store(if fast { FAST } else { SLOW }, Ordering::Relaxed);
+            fast
+        }
+        known => known == FAST,
+    }
+}
+
+/// The vendor string (`cpuid` leaf 0) and the family (leaf 1, with the
+/// extended family added as the vendors specify).
+fn vendor_and_family() -> ([u8; 12], u32) {
+    use core::arch::x86_64::__cpuid;
+    // `__cpuid` is a safe function from Rust 1.94 on and unsafe before (the
+    // minimum supported version is 1.85), hence the allowance.
+    // SAFETY: every x86-64 CPU has `cpuid`, with leaves 0 and 1; it only
+    // reads identification registers.
+    #[allow(unused_unsafe)]
+    let (leaf0, leaf1) = unsafe { (__cpuid(0), __cpuid(1)) };
+    let mut vendor = [0; 12];
+    for (to, word) in vendor
+        .chunks_exact_mut(4)
+        .zip([leaf0.ebx, leaf0.edx, leaf0.ecx])
+    {
+        to.copy_from_slice(&word.to_le_bytes());
+    }
+    let base = (leaf1.eax >> 8) & 0xf;
+    let extended = (leaf1.eax >> 20) & 0xff;
+    // Both fields are at most 8 bits wide: the sum cannot overflow.
+    let family = if base == 0xf {
+        base.wrapping_add(extended)
+    } else {
+        base
+    };
+    (vendor, family)
+}
+
+/// Whether `pext` is fast (a few cycles, not microcoded) on a CPU of this
+/// vendor and family: on every Intel core with BMI2, and on AMD from family
+/// 0x19 (Zen 3) on. Other vendors (Hygon's cores are Zen 1) are assumed
+/// slow: the portable kernels are correct everywhere.
+const fn pext_is_fast(vendor: &[u8; 12], family: u32) -> bool {
+    match vendor {
+        b"GenuineIntel" => true,
+        b"AuthenticAMD" => family >= 0x19,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pext_is_fast_on_intel_and_on_amd_from_zen_3() {
+        assert!(pext_is_fast(b"GenuineIntel", 6));
+        assert!(!pext_is_fast(b"AuthenticAMD", 0x15));
+        assert!(!pext_is_fast(b"AuthenticAMD", 0x17));
+        assert!(pext_is_fast(b"AuthenticAMD", 0x19));
+        assert!(pext_is_fast(b"AuthenticAMD", 0x1a));
+        assert!(!pext_is_fast(b"HygonGenuine", 0x18));
+        assert!(!pext_is_fast(b"CentaurHauls", 6));
+    }
+
+    /// The family as read here agrees with the vendor's numbering: every
+    /// x86-64 CPU is family 6 (Intel), 0xf or more (AMD, Hygon), or
+    /// another vendor's.
+    #[cfg(not(miri))]
+    #[test]
+    fn the_family_is_read_as_specified() {
+        let (vendor, family) = vendor_and_family();
+        match &vendor {
+            b"GenuineIntel" => assert!(family == 6 || family >= 0xf, "family {family:#x}"),
+            b"AuthenticAMD" | b"HygonGenuine" => assert!(family >= 0xf, "family {family:#x}"),
+            _ => {}
+        }
+    }
 }

@@ -1,18 +1,22 @@
 //! Counting executed instructions.
 //!
-//! Both targets run under QEMU with `-icount`, which ties the guest's clock
+//! Every board runs under QEMU with `-icount`, which ties the guest's clock
 //! to the number of instructions executed, so a clock read before and after
 //! a call gives that call's instruction count, exactly and the same on every
-//! run and host. What that clock is differs per target (`clock`): a board
-//! timer on the Cortex-M4, the `minstret` CSR on riscv32. The measuring
-//! logic around it, [`count`], is the same for both.
+//! run and host. What that clock is differs per board (`clock`): the CMSDK
+//! timer 0 on the MPS2 boards (Cortex-M4 and M33), the nRF51's TIMER0 on
+//! the micro:bit (Cortex-M0), the `minstret` CSR on RV32. The measuring
+//! logic around it, [`count`], is the same for all.
 
 use core::hint::black_box;
 
-#[cfg(target_arch = "arm")]
-#[path = "counter/arm.rs"]
+#[cfg(any(board = "mps2-an386", board = "mps2-an505"))]
+#[path = "counter/cmsdk.rs"]
 mod clock;
-#[cfg(target_arch = "riscv32")]
+#[cfg(board = "microbit")]
+#[path = "counter/nrf51.rs"]
+mod clock;
+#[cfg(board = "virt")]
 #[path = "counter/riscv32.rs"]
 mod clock;
 

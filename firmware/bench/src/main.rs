@@ -1,10 +1,13 @@
-//! Counted-instruction benchmark of `elephant-aead` on a Cortex-M4 and on
-//! riscv32imac.
+//! Counted-instruction benchmark of `elephant-aead` on four microcontroller
+//! cores.
 //!
-//! A bare-metal image for QEMU's `mps2-an386` board (Cortex-M4,
-//! `thumbv7em-none-eabihf`) or `virt` machine (`riscv32imac-unknown-none-elf`),
-//! run by `.ci/firmware-bench`. For Dumbo, Jumbo and Delirium, and for the
-//! RustCrypto baselines ChaCha20-Poly1305 and Ascon-AEAD128, it measures
+//! A bare-metal image for one QEMU board per core, run by
+//! `.ci/firmware-bench` (the board is named by `cfg(board)`, from
+//! `build.rs`): Cortex-M4 on `mps2-an386` (`thumbv7em-none-eabihf`),
+//! Cortex-M33 on `mps2-an505` (`thumbv8m.main-none-eabihf`), Cortex-M0 on
+//! `microbit` (`thumbv6m-none-eabi`, 16 KiB of RAM) and RV32IMC on `virt`
+//! (`riscv32imc-unknown-none-elf`). For Dumbo, Jumbo and Delirium, and for
+//! the RustCrypto baselines ChaCha20-Poly1305 and Ascon-AEAD128, it measures
 //!
 //! - executed instructions (a proxy for cycles) of one-shot
 //!   encryption and decryption of 16, 128 and 1500 bytes with no associated
@@ -22,17 +25,19 @@
 //! a Markdown table and exits QEMU through semihosting, with a failure
 //! status if any check failed.
 //!
-//! The measuring logic in this file is the same for both targets; what
+//! The measuring logic in this file is the same for every core; what
 //! differs is behind one module per idea, each with a file per
-//! architecture: start-up, output and exit ([`runtime`]), the clock read
-//! by [`counter`], the stack pointer and painting loop of [`stack`], and
-//! the loops of known length ([`loops`]).
+//! architecture or board: start-up, output and exit ([`runtime`]), the
+//! clock read by [`counter`], the stack pointer and painting loop of
+//! [`stack`], and the loops of known length ([`loops`]).
 
 #![no_std]
 #![no_main]
 
 #[cfg(not(any(target_arch = "arm", target_arch = "riscv32")))]
-compile_error!("firmware/bench builds for thumbv7em-none-eabihf or riscv32imac-unknown-none-elf");
+compile_error!(
+    "firmware/bench builds for Cortex-M (thumbv6m, thumbv7em, thumbv8m.main) or riscv32"
+);
 
 mod counter;
 #[cfg_attr(target_arch = "arm", path = "loops/arm.rs")]

@@ -19,10 +19,12 @@ mod arch;
 #[path = "stack/riscv32.rs"]
 mod arch;
 
-/// Bytes painted below the call site's stack pointer. Several times what
-/// any measured call needs; a call reaching the bottom is reported as an
-/// overflow of the measurement, not as a number.
-pub const REGION: usize = 8 * 1024;
+/// Bytes painted below the call site's stack pointer. Four times what the
+/// deepest measured call needs (ChaCha20-Poly1305, about 1 KiB), and small
+/// enough to fit beside the harness's buffers in the Cortex-M0's 16 KiB of
+/// RAM; a call reaching the bottom is reported as an overflow of the
+/// measurement, not as a number.
+pub const REGION: usize = 4 * 1024;
 
 /// The paint. A value no measured code stores by chance in a whole word
 /// at the bottom of its frame (a false match could only under-report by
@@ -61,7 +63,7 @@ pub fn peak_and_scan(f: &mut dyn FnMut(), secrets: &[&[u8]]) -> Option<(usize, u
     // stack meanwhile. `top` equals
     // SP here: this function has no dynamic stack allocation, so its SP
     // does not change after the prologue. Both ends are word-aligned: SP
-    // always is, on both targets, and `REGION` is a multiple of 4.
+    // always is, on every target, and `REGION` is a multiple of 4.
     unsafe { arch::paint(top, bottom, PATTERN) };
     f();
     let mut lowest_used = bottom;

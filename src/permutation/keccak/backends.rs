@@ -4,8 +4,9 @@
 //! Tiers, by the number of blocks in the batch (crossovers measured with the
 //! `permutation/Keccak-f[200] batch` benchmark):
 //! - one state at a time: on 32-bit targets (firmware) the only backend,
-//!   `soft32`, scheduled for 32-bit Arm; on 64-bit targets the shared
-//!   round on lanes repeated in `u32` words ([`soft64`]);
+//!   `soft32`, scheduled for Thumb-2, or on cores without an operand
+//!   barrel shifter (RV32, ARMv6-M) `soft32_registers`; on 64-bit targets
+//!   the shared round on lanes repeated in `u32` words ([`soft64`]);
 //! - eight states byte-sliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 32 states byte-sliced in AVX2 vectors (`avx2`), on x86-64
 //!   CPUs that have AVX2 (detected at run time);
@@ -15,14 +16,20 @@
 //!   transposes where the CPU has AVX-512 VBMI too (every such CPU so far:
 //!   Intel since Ice Lake, AMD since Zen 4), for whole passes and a last
 //!   one of 33–63 blocks; 32 states in 256-bit vectors with AVX2's
-//!   transposes for 9–32 blocks left over (all of a batch without VBMI).
+//!   transposes for 9–32 blocks left over (all of a batch without VBMI);
+//! - 16 states byte-sliced in NEON vectors (`neon`), on aarch64 (NEON is
+//!   part of its baseline), from five blocks; below that one state at a
+//!   time in NEON vectors (`neon_one`).
 //!
 //! Every tier is bit-exact with the reference `keccak_f200` and runs in time
 //! independent of the states (only the public number of blocks picks a tier).
 
 // One kernel per file, each built where it can run (the names are set by
-// `build.rs`); the AVX-512 ones need Rust 1.89. `soft32` is built on
-// 64-bit targets too, for its tests.
+// `build.rs`); the AVX-512 ones need Rust 1.89. `soft32` and
+// `soft32_registers` are built on every target too, for their tests; on
+// aarch64 only the tests and the tier benchmarks run `soft64` (DESIGN.md,
+// "Keccak-f[200] on aarch64"). NEON is part of the aarch64 baseline: no
+// run-time detection.
 #[cfg(elephant_x86)]
 mod avx2;
 #[cfg(elephant_avx512)]
@@ -31,9 +38,16 @@ mod avx512;
 #[cfg(elephant_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512_one;
-#[cfg(any(test, not(elephant_batch)))]
+#[cfg(elephant_neon)]
+mod neon;
+#[cfg(elephant_neon)]
+mod neon_one;
+#[cfg(any(test, not(any(elephant_batch, elephant_no_barrel_shifter))))]
 mod soft32;
+#[cfg(any(test, elephant_no_barrel_shifter))]
+mod soft32_registers;
 #[cfg(elephant_batch)]
+#[cfg_attr(elephant_neon, allow(dead_code))]
 mod soft64;
 
 #[cfg(elephant_x86)]
@@ -44,7 +58,7 @@ use super::super::cpu::{Avx512Gfni, Avx512Vbmi};
 /// From how many blocks the eight-state SWAR form beats one state at a time:
 /// one SWAR pass costs about 1.5 single states, so two blocks already
 /// favour it.
-#[cfg(elephant_batch)]
+#[cfg(all(elephant_batch, not(elephant_neon)))]
 const SWAR_MIN_BLOCKS: usize = 2;
 
 /// From how many blocks the 32-state AVX2 form beats the narrower tiers: one
@@ -59,18 +73,28 @@ const AVX2_MIN_BLOCKS: usize = 9;
 #[cfg(elephant_avx512)]
 const AVX512_MIN_BLOCKS: usize = 33;
 
+/// From how many blocks the 16-state NEON form beats one NEON state at a
+/// time: a 16-state pass executes about as many instructions as five single
+/// states (DESIGN.md, "Keccak-f[200] on aarch64").
+#[cfg(elephant_neon)]
+const NEON_MIN_BLOCKS: usize = 5;
+
 /// Keccak-f\[200\] of one block, by the fastest single-state form: one
-/// vector (`avx512_one`) on CPUs with AVX-512 VBMI and GFNI, else the
-/// portable form.
+/// vector (`avx512_one`) on CPUs with AVX-512 VBMI and GFNI, three NEON
+/// vectors (`neon_one`) on aarch64, else the portable form.
 pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
     #[cfg(elephant_avx512)]
     if let Some(token) = Avx512Vbmi::detect() {
         avx512_one::permute_one(token, block);
         return;
     }
-    #[cfg(elephant_batch)]
+    #[cfg(elephant_neon)]
+    neon_one::permute_one(block);
+    #[cfg(all(elephant_batch, not(elephant_neon)))]
     soft64::permute_one(block);
-    #[cfg(not(elephant_batch))]
+    #[cfg(elephant_no_barrel_shifter)]
+    soft32_registers::permute(block);
+    #[cfg(not(any(elephant_batch, elephant_no_barrel_shifter)))]
     soft32::permute(block);
 }
 
@@ -114,7 +138,12 @@ pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
             return;
         }
     }
-    #[cfg(elephant_batch)]
+    #[cfg(elephant_neon)]
+    if blocks.len() >= NEON_MIN_BLOCKS {
+        neon::permute(blocks);
+        return;
+    }
+    #[cfg(all(elephant_batch, not(elephant_neon)))]
     if blocks.len() >= SWAR_MIN_BLOCKS {
         soft64::permute_x8(blocks);
         return;
@@ -191,6 +220,24 @@ mod tests {
         check("soft32 Keccak-f[200]", 1, keccak_f200, |blocks| {
             blocks.iter_mut().for_each(soft32::permute);
         });
+        check("soft32_registers in registers", 1, keccak_f200, |blocks| {
+            blocks
+                .iter_mut()
+                .for_each(soft32_registers::permute_in_registers);
+        });
+        check("soft32_registers in place", 1, keccak_f200, |blocks| {
+            blocks
+                .iter_mut()
+                .for_each(soft32_registers::permute_in_place);
+        });
+        check(
+            "soft32_registers for this target",
+            1,
+            keccak_f200,
+            |blocks| {
+                blocks.iter_mut().for_each(soft32_registers::permute);
+            },
+        );
     }
 
     #[test]

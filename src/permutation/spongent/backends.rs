@@ -5,8 +5,8 @@
 //! - one state in 32-bit words ([`soft32`]): every target, and the only
 //!   backend on 32-bit targets (firmware), where it is also the smallest;
 //! - one state in four bit planes with BMI2 `pext` (`pext`), when the CPU
-//!   has a fast `pext` (with AVX-512F): up to 7 or 8 blocks, and for the
-//!   single permutations of every call (the tag, short messages);
+//!   has a fast `pext` (Intel; AMD from Zen 3): up to 7 or 8 blocks, and
+//!   for the single permutations of every call (the tag, short messages);
 //! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
 //! - when it also has AVX-512 (F, VL, BW, VBMI) and GFNI (built by Rust

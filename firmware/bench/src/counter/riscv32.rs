@@ -11,7 +11,7 @@
 //! The image runs in M-mode, where `minstret` is writable: each
 //! measurement starts it from zero, so a 32-bit read of the low half
 //! suffices, and a non-zero high half flags an interval too long to
-//! measure, like the wrap flag of the Cortex-M4's timer.
+//! measure, like the wrap flag of the Arm boards' timers.
 
 use core::arch::asm;
 

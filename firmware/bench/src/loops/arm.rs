@@ -1,4 +1,6 @@
-//! Loops of known length in Thumb-2, for checking the counter.
+//! Loops of known length in Thumb, for checking the counter: only
+//! instructions that ARMv6-M (Cortex-M0) has too, so every Arm image runs
+//! the same loops.
 
 use core::arch::asm;
 
@@ -9,7 +11,7 @@ pub fn loop_of_2(n: u32) {
     unsafe {
         asm!(
             "2:",
-            "subs {n}, {n}, #1",
+            "subs {n}, #1",
             "bne 2b",
             n = inout(reg) n => _,
             options(nomem, nostack),
@@ -24,10 +26,10 @@ pub fn loop_of_5(n: u32) {
     unsafe {
         asm!(
             "2:",
-            "eor {x}, {x}, {n}",
-            "add {x}, {x}, #3",
-            "ror {x}, {x}, #7",
-            "subs {n}, {n}, #1",
+            "eors {x}, {n}",
+            "adds {x}, #3",
+            "lsls {x}, #7",
+            "subs {n}, #1",
             "bne 2b",
             n = inout(reg) n => _,
             x = out(reg) _,

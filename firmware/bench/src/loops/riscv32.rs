@@ -1,4 +1,5 @@
-//! Loops of known length in RV32IMAC, for checking the counter.
+//! Loops of known length in RV32I (base) instructions, for checking the
+//! counter.
 //!
 //! The assembler may pick 16-bit (C extension) encodings for some of these
 //! instructions; that changes their size, not their number.

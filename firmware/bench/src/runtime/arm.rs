@@ -1,4 +1,4 @@
-//! The Cortex-M4 image's runtime: start-up through `cortex-m-rt`, output
+//! The Cortex-M images' runtime: start-up through `cortex-m-rt`, output
 //! and exit through Arm semihosting, and a fault handler that ends the run.
 
 use cortex_m_rt::{ExceptionFrame, entry, exception};

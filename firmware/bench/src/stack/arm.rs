@@ -1,4 +1,5 @@
-//! The Cortex-M4's stack pointer read and painting loop.
+//! The Cortex-M stack pointer read and painting loop (ARMv6-M
+//! instructions, which every Arm image runs).
 
 use core::arch::asm;
 
@@ -27,7 +28,8 @@ pub unsafe fn paint(top: usize, bottom: usize, pattern: u32) {
     unsafe {
         asm!(
             "2:",
-            "str {pattern}, [{p}, #-4]!",
+            "subs {p}, #4",
+            "str {pattern}, [{p}]",
             "cmp {p}, {bottom}",
             "bne 2b",
             p = inout(reg) top => _,

@@ -20,9 +20,9 @@
 //! Spongent-π\[160\] (0.63 µs a \[176\]) against 1.25 µs (1.42 µs) for
 //! [`soft32`](super::soft32); llvm-mca puts a round at 27 cycles, the
 //! chain through the S-box and `pext` (the tiers: `ONE_STATE_MAX_PEXT_160`
-//! in the dispatcher; BENCHMARKS.md). `pext` is microcoded and slow on AMD
-//! cores before Zen 3, so the token asks for AVX-512F as well, which only
-//! CPUs with a fast `pext` have.
+//! in the dispatcher). `pext` is microcoded and slow on AMD cores before
+//! Zen 3, so the token is had only where it is fast ([`FastPext`]: Intel,
+//! AMD from Zen 3).
 //!
 //! Nothing branches on or indexes by the state. `unsafe` here is the
 //! `pext`/`pdep` intrinsics, reached only through the [`FastPext`] token.
@@ -193,7 +193,7 @@ mod tests {
     use crate::permutation::{spongent_pi_160, spongent_pi_176};
 
     #[test]
-    fn pext_on_avx512_cpus_matches_the_reference() {
+    fn pext_matches_the_reference() {
         if let Some(token) = fast_pext_or_fail() {
             check("pext Spongent-pi[160]", 1, spongent_pi_160, |b| {
                 b.iter_mut().for_each(|block| permute_160(token, block));

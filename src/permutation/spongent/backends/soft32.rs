@@ -22,13 +22,36 @@
 use super::super::sbox::sbox;
 use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
 
+/// The round constants, round by round: the counter (for byte 0) and its
+/// bit reversal (for the last byte). A table because `reverse_bits` is
+/// one instruction on Arm v7-M but 15–20 on RV32 and ARMv6-M; it is indexed
+/// by the round number alone, public.
+const fn round_constants<const ROUNDS: usize>(first: u8) -> [[u8; 2]; ROUNDS] {
+    let mut table = [[0; 2]; ROUNDS];
+    let mut counter = first;
+    let mut round = 0;
+    while round < ROUNDS {
+        // A `const fn` cannot use iterators; `round` < ROUNDS.
+        #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+        {
+            table[round] = [counter, counter.reverse_bits()];
+            round += 1;
+        }
+        counter = next_counter(counter);
+    }
+    table
+}
+
+/// [`round_constants`] of Spongent-π\[160\].
+const CONSTANTS_160: [[u8; 2]; ROUNDS_160] = round_constants(COUNTER_160);
+/// [`round_constants`] of Spongent-π\[176\].
+const CONSTANTS_176: [[u8; 2]; ROUNDS_176] = round_constants(COUNTER_176);
+
 /// Spongent-π\[160\] on one block.
 pub(in crate::permutation) fn permute_160(block: &mut [u8; 20]) {
     let mut words = load::<20, 5>(block);
-    let mut counter = COUNTER_160;
-    for _ in 0..ROUNDS_160 {
-        round_160(&mut words, counter);
-        counter = next_counter(counter);
+    for &[counter, reversed] in &CONSTANTS_160 {
+        round_160(&mut words, counter, reversed);
     }
     store(&words, block);
     wipe(&mut words);
@@ -37,10 +60,8 @@ pub(in crate::permutation) fn permute_160(block: &mut [u8; 20]) {
 /// Spongent-π\[176\] on one block.
 pub(in crate::permutation) fn permute_176(block: &mut [u8; 22]) {
     let mut words = load::<22, 6>(block);
-    let mut counter = COUNTER_176;
-    for _ in 0..ROUNDS_176 {
-        round_176(&mut words, counter);
-        counter = next_counter(counter);
+    for &[counter, reversed] in &CONSTANTS_176 {
+        round_176(&mut words, counter, reversed);
     }
     store(&words, block);
     wipe(&mut words);
@@ -48,12 +69,12 @@ pub(in crate::permutation) fn permute_176(block: &mut [u8; 22]) {
 
 /// One round of Spongent-π\[160\] on the five natural words.
 #[inline(always)]
-fn round_160(words: &mut [u32; 5], counter: u8) {
+fn round_160(words: &mut [u32; 5], counter: u8, reversed: u8) {
     let [w0, w1, w2, w3, w4] = *words;
     // Byte 0 and byte 19 (the top byte of word 4) take the counter, the
     // latter bit-reversed.
     let w0 = w0 ^ u32::from(counter);
-    let w4 = w4 ^ u32::from(counter).reverse_bits();
+    let w4 = w4 ^ (u32::from(reversed) << 24);
     // Planes: nibbles 0..32 in the low words, 32..40 in byte t of `high`.
     let low = low_planes([w0, w1, w2, w3]);
     let high = unzip4(w4);
@@ -74,12 +95,12 @@ fn round_160(words: &mut [u32; 5], counter: u8) {
 /// One round of Spongent-π\[176\] on the six natural words (the last holds
 /// bytes 20 and 21 in its low half).
 #[inline(always)]
-fn round_176(words: &mut [u32; 6], counter: u8) {
+fn round_176(words: &mut [u32; 6], counter: u8, reversed: u8) {
     let [w0, w1, w2, w3, w4, w5] = *words;
     // Byte 0 and byte 21 (bits 8..16 of word 5) take the counter, the
     // latter bit-reversed.
     let w0 = w0 ^ u32::from(counter);
-    let w5 = w5 ^ (u32::from(counter).reverse_bits() >> 16);
+    let w5 = w5 ^ (u32::from(reversed) << 8);
     // Planes: nibbles 0..32 in the low words; 32..40 in byte t of unzip4(w4),
     // 40..44 in nibble t of unzip4_16(w5).
     let low = low_planes([w0, w1, w2, w3]);

@@ -1,0 +1,323 @@
+//! NEON Keccak-f\[200\]: 16 states byte-sliced in 128-bit vectors, the round
+//! function of `keccak/round.rs` on a vector [`Word`].
+//!
+//! Lane (x, y) of 16 independent states sits in the 16 bytes of one vector
+//! (25 of the 32 registers). A rotation is two instructions (`ushr`, then
+//! `sli` inserting the shifted-left copy), χ's `¬b ∧ c` one (`bic`). Blocks
+//! go in and out through 16 × 16 byte transposes of `zip1`/`zip2`: no memory
+//! is indexed by the data and every operation is a fixed sequence, so the
+//! time taken does not depend on the states.
+//!
+//! NEON is part of every aarch64 target this module is built for
+//! (`target_feature = "neon"`), so no run-time detection guards it; this is
+//! the only module with `unsafe` for Keccak on aarch64.
+
+use super::super::round::{Word, rounds};
+use core::arch::aarch64::{
+    uint8x16_t, vandq_u8, vbicq_u8, vdupq_n_s8, vdupq_n_u8, veorq_u8, vld1q_u8, vorrq_u8,
+    vreinterpretq_u8_u16, vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u16_u8,
+    vreinterpretq_u32_u8, vreinterpretq_u64_u8, vshlq_u8, vshrq_n_u8, vsliq_n_u8, vst1q_u8,
+    vzip1q_u8, vzip1q_u16, vzip1q_u32, vzip1q_u64, vzip2q_u8, vzip2q_u16, vzip2q_u32, vzip2q_u64,
+};
+use zeroize::Zeroize;
+
+/// How many states one NEON pass permutes: the bytes of a vector.
+pub(super) const NEON_STATES: usize = 16;
+
+/// Block size of Keccak-f\[200\].
+const BLOCK_BYTES: usize = 25;
+
+/// Bytes of a vector.
+const VECTOR_BYTES: usize = 16;
+
+/// Where the second row of a block starts: bytes 9–24, the last 16 bytes.
+const HIGH_START: usize = BLOCK_BYTES - VECTOR_BYTES;
+
+/// Lane (x, y) of 16 states, one byte per state.
+#[derive(Clone, Copy)]
+struct Lanes16(uint8x16_t);
+
+// SAFETY (every `unsafe` block of this module that says "NEON"): the
+// module is built only for aarch64 with `target_feature = "neon"`, so every
+// NEON instruction is available; the register intrinsics have no other
+// precondition.
+
+impl Word for Lanes16 {
+    #[inline(always)]
+    fn splat(byte: u8) -> Self {
+        // SAFETY: NEON (see the module's SAFETY note).
+        Self(unsafe { vdupq_n_u8(byte) })
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: NEON.
+        Self(unsafe { veorq_u8(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: NEON.
+        Self(unsafe { vandq_u8(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        // SAFETY: NEON.
+        Self(unsafe { vorrq_u8(self.0, other.0) })
+    }
+    /// `bic`: `other ∧ ¬self`.
+    #[inline(always)]
+    fn andnot(self, other: Self) -> Self {
+        // SAFETY: NEON.
+        Self(unsafe { vbicq_u8(other.0, self.0) })
+    }
+    /// Byte-wise shift (`ushl` by a splatted count; bits cannot cross into
+    /// a neighbouring byte).
+    #[inline(always)]
+    fn shl(self, bits: u32) -> Self {
+        let bits = i8::try_from(bits).unwrap_or(8);
+        // SAFETY: NEON.
+        Self(unsafe { vshlq_u8(self.0, vdupq_n_s8(bits)) })
+    }
+    /// Byte-wise shift right (`ushl` by a negative count).
+    #[inline(always)]
+    fn shr(self, bits: u32) -> Self {
+        let bits = i8::try_from(bits).unwrap_or(8);
+        // SAFETY: NEON.
+        Self(unsafe { vshlq_u8(self.0, vdupq_n_s8(bits.wrapping_neg())) })
+    }
+    /// Two instructions: the wrapped-around bits by `ushr`, then `sli`
+    /// shifts the byte left and inserts it above them. The count is a
+    /// constant after inlining, so the `match` disappears.
+    #[inline(always)]
+    fn rotl(self, bits: u32) -> Self {
+        let x = self.0;
+        // SAFETY: NEON.
+        Self(unsafe {
+            match bits & 7 {
+                1 => vsliq_n_u8::<1>(vshrq_n_u8::<7>(x), x),
+                2 => vsliq_n_u8::<2>(vshrq_n_u8::<6>(x), x),
+                3 => vsliq_n_u8::<3>(vshrq_n_u8::<5>(x), x),
+                4 => vsliq_n_u8::<4>(vshrq_n_u8::<4>(x), x),
+                5 => vsliq_n_u8::<5>(vshrq_n_u8::<3>(x), x),
+                6 => vsliq_n_u8::<6>(vshrq_n_u8::<2>(x), x),
+                7 => vsliq_n_u8::<7>(vshrq_n_u8::<1>(x), x),
+                _ => x,
+            }
+        })
+    }
+}
+
+/// Interleaves the `BYTES`-byte units of `a` and `b`: the low halves' units
+/// into the first result (`zip1`), the high halves' into the second
+/// (`zip2`).
+#[inline(always)]
+fn interleave<const BYTES: usize>(a: uint8x16_t, b: uint8x16_t) -> (uint8x16_t, uint8x16_t) {
+    // SAFETY: NEON; the reinterpretations only rename the register's type.
+    unsafe {
+        match BYTES {
+            1 => (vzip1q_u8(a, b), vzip2q_u8(a, b)),
+            2 => {
+                let (a, b) = (vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b));
+                (
+                    vreinterpretq_u8_u16(vzip1q_u16(a, b)),
+                    vreinterpretq_u8_u16(vzip2q_u16(a, b)),
+                )
+            }
+            4 => {
+                let (a, b) = (vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b));
+                (
+                    vreinterpretq_u8_u32(vzip1q_u32(a, b)),
+                    vreinterpretq_u8_u32(vzip2q_u32(a, b)),
+                )
+            }
+            _ => {
+                let (a, b) = (vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b));
+                (
+                    vreinterpretq_u8_u64(vzip1q_u64(a, b)),
+                    vreinterpretq_u8_u64(vzip2q_u64(a, b)),
+                )
+            }
+        }
+    }
+}
+
+/// One stage of the transpose network: rows 2i and 2i + 1 interleave into
+/// rows i (low units) and i + 8 (high units).
+#[inline(always)]
+fn interleave_stage<const BYTES: usize>(rows: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
+    let mut out = rows;
+    let (low, high) = out.split_at_mut(8);
+    for ((low, high), pair) in low.iter_mut().zip(high).zip(rows.chunks_exact(2)) {
+        if let [a, b] = *pair {
+            (*low, *high) = interleave::<BYTES>(a, b);
+        }
+    }
+    out
+}
+
+/// Transposes a 16 × 16 byte matrix held as 16 vectors: byte j of row i
+/// becomes byte i of row j. Its own inverse.
+///
+/// Four interleave stages (units of 1, 2, 4, 8 bytes) move the bits of the
+/// row number into the byte position; the rows come out in bit-reversed
+/// order, which the final renaming undoes.
+#[inline(always)]
+fn transpose_16x16(rows: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
+    let rows = interleave_stage::<1>(rows);
+    let rows = interleave_stage::<2>(rows);
+    let rows = interleave_stage::<4>(rows);
+    let [
+        y0,
+        y1,
+        y2,
+        y3,
+        y4,
+        y5,
+        y6,
+        y7,
+        y8,
+        y9,
+        y10,
+        y11,
+        y12,
+        y13,
+        y14,
+        y15,
+    ] = interleave_stage::<8>(rows);
+    [
+        y0, y8, y4, y12, y2, y10, y6, y14, y1, y9, y5, y13, y3, y11, y7, y15,
+    ]
+}
+
+/// Loads 16 bytes.
+#[inline(always)]
+fn load(bytes: &[u8; VECTOR_BYTES]) -> uint8x16_t {
+    // SAFETY: NEON; the reference makes all 16 bytes readable, and `ld1`
+    // has no alignment requirement beyond a byte's.
+    unsafe { vld1q_u8(bytes.as_ptr()) }
+}
+
+/// Stores 16 bytes.
+#[inline(always)]
+fn store(bytes: &mut [u8; VECTOR_BYTES], value: uint8x16_t) {
+    // SAFETY: NEON; the reference makes all 16 bytes writable, and `st1`
+    // has no alignment requirement beyond a byte's.
+    unsafe { vst1q_u8(bytes.as_mut_ptr(), value) }
+}
+
+/// An all-zero vector.
+#[inline(always)]
+fn zero() -> uint8x16_t {
+    // SAFETY: NEON.
+    unsafe { vdupq_n_u8(0) }
+}
+
+/// Keccak-f\[200\] of 16 blocks.
+///
+/// Each block is read as two overlapping rows, bytes 0–15 and bytes 9–24
+/// (nothing outside the block is touched); their transposes give lanes 0–15
+/// and, in vectors 7–15, lanes 16–24. The way out is the mirror image: the
+/// second row's vectors 0–6 are lanes 9–15 again, so the overlapping stores
+/// write those bytes twice with the same values.
+#[inline(never)]
+fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; NEON_STATES]) {
+    let mut low = [zero(); 16];
+    let mut high = [zero(); 16];
+    for ((low, high), block) in low.iter_mut().zip(high.iter_mut()).zip(chunk.iter()) {
+        if let (Some(first), Some(last)) = (block.first_chunk(), block.last_chunk()) {
+            *low = load(first);
+            *high = load(last);
+        }
+    }
+    let (low, high) = (transpose_16x16(low), transpose_16x16(high));
+    let mut lanes = [Lanes16(zero()); 25];
+    let tail = high.iter().skip(VECTOR_BYTES - HIGH_START);
+    for (to, from) in lanes.iter_mut().zip(low.iter().chain(tail)) {
+        *to = Lanes16(*from);
+    }
+    let lanes = rounds(lanes);
+    let mut low = [zero(); 16];
+    let mut high = [zero(); 16];
+    for (to, from) in low.iter_mut().zip(&lanes) {
+        *to = from.0;
+    }
+    for (to, from) in high.iter_mut().zip(lanes.iter().skip(HIGH_START)) {
+        *to = from.0;
+    }
+    let (low, high) = (transpose_16x16(low), transpose_16x16(high));
+    for ((block, low), high) in chunk.iter_mut().zip(low).zip(high) {
+        if let Some(first) = block.first_chunk_mut() {
+            store(first, low);
+        }
+        if let Some(last) = block.last_chunk_mut() {
+            store(last, high);
+        }
+    }
+}
+
+/// Keccak-f\[200\] of every block, 16 states at a time; the last chunk is
+/// filled up with zero states whose results are dropped.
+pub(super) fn permute(blocks: &mut [[u8; BLOCK_BYTES]]) {
+    let mut chunks = blocks.chunks_exact_mut(NEON_STATES);
+    for chunk in chunks.by_ref() {
+        if let Ok(chunk) = chunk.try_into() {
+            permute_chunk(chunk);
+        }
+    }
+    let rest = chunks.into_remainder();
+    if !rest.is_empty() {
+        let mut padded = [[0u8; BLOCK_BYTES]; NEON_STATES];
+        for (to, from) in padded.iter_mut().zip(rest.iter()) {
+            *to = *from;
+        }
+        permute_chunk(&mut padded);
+        for (to, from) in rest.iter_mut().zip(&padded) {
+            *to = *from;
+        }
+        padded.as_flattened_mut().zeroize();
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // Tests may panic.
+mod tests {
+    use super::*;
+    use crate::permutation::backend_check::check;
+    use crate::permutation::keccak_f200;
+
+    #[test]
+    #[allow(clippy::cast_possible_truncation)] // Filler bytes truncate on purpose.
+    fn transpose_is_a_transpose() {
+        let mut rows = [[0u8; 16]; 16];
+        for (i, row) in rows.iter_mut().enumerate() {
+            for (j, byte) in row.iter_mut().enumerate() {
+                *byte = (i * 16 + j).wrapping_mul(0x9e37_79b9) as u8 ^ (j as u8);
+            }
+        }
+        let out = transpose_16x16(rows.map(|r| load(&r))).map(|v| {
+            let mut bytes = [0u8; 16];
+            store(&mut bytes, v);
+            bytes
+        });
+        for i in 0..16 {
+            for j in 0..16 {
+                assert_eq!(out[j][i], rows[i][j], "row {i} col {j}");
+            }
+        }
+    }
+
+    #[test]
+    #[allow(clippy::cast_possible_truncation)] // Filler bytes truncate on purpose.
+    fn rotations_match_the_integer_ones() {
+        let bytes: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0xa5);
+        for bits in 1..8 {
+            let mut out = [0u8; 16];
+            store(&mut out, Lanes16(load(&bytes)).rotl(bits).0);
+            assert_eq!(out, bytes.map(|b| b.rotate_left(bits)), "{bits}");
+        }
+    }
+
+    #[test]
+    fn neon_matches_the_reference() {
+        check("NEON Keccak-f[200]", NEON_STATES, keccak_f200, permute);
+    }
+}
