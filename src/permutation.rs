@@ -91,6 +91,13 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
         None
     }
 
+    /// The kernels this permutation runs on this CPU, as "single state,
+    /// batch" (e.g. `"pext, AVX2 x256"`: BMI2 `pext` for one block, AVX2
+    /// for a full run's 256 blocks): what the backend selectors pick after
+    /// CPU detection, for benchmarks and diagnostics.
+    #[must_use]
+    fn kernels() -> &'static str;
+
     /// How far back in the mask stream, from a byte φ appends, lie the
     /// bytes that [`Self::feedback_lanes`] computes it from. The nearest
     /// of them bounds how many bytes one step of the word form can append;
@@ -184,6 +191,10 @@ impl Permutation for Spongent160 {
         spongent::backends::permute_160(blocks);
     }
 
+    fn kernels() -> &'static str {
+        spongent::backends::kernels()
+    }
+
     fn narrow_batch() -> Option<usize> {
         spongent::backends::narrow_batch_160()
     }
@@ -226,6 +237,10 @@ impl Permutation for Spongent176 {
         spongent::backends::permute_176(blocks);
     }
 
+    fn kernels() -> &'static str {
+        spongent::backends::kernels()
+    }
+
     fn mask_feedback(x: &[u8]) -> u8 {
         let byte = |i| mask_byte(x, i);
         byte(0).rotate_left(1) ^ (byte(3) << 7) ^ (byte(19) >> 7)
@@ -263,6 +278,10 @@ impl Permutation for Keccak200 {
 
     fn permute_batch(blocks: &mut [Self::Block]) {
         keccak::backends::permute(blocks);
+    }
+
+    fn kernels() -> &'static str {
+        keccak::backends::kernels()
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {
@@ -373,6 +392,29 @@ mod tests {
         check::<Spongent160>();
         check::<Spongent176>();
         check::<Keccak200>();
+    }
+
+    /// The kernels named are ones the target and CPU allow: portable where
+    /// forced or off x86-64, a vector batch kernel where AVX2 is required.
+    #[test]
+    fn kernels_name_what_the_target_and_cpu_allow() {
+        for kernels in [
+            Spongent160::kernels(),
+            Spongent176::kernels(),
+            Keccak200::kernels(),
+        ] {
+            let (_single, batch) = kernels.split_once(", ").unwrap_or_default();
+            assert!(!batch.is_empty(), "not \"single, batch\": {kernels}");
+            let vector = kernels.contains("AVX") || kernels.contains("pext");
+            if cfg!(elephant_force_soft) || cfg!(not(target_arch = "x86_64")) {
+                assert!(!vector, "{kernels}");
+            } else if std::env::var("ELEPHANT_REQUIRE_AVX2").as_deref() == Ok("1") {
+                assert!(batch.starts_with("AVX"), "{kernels}");
+            }
+            if cfg!(not(target_pointer_width = "64")) {
+                assert_eq!(kernels, "soft32, soft32");
+            }
+        }
     }
 
     #[test]
