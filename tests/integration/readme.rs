@@ -7,7 +7,7 @@
 // A failing test panics.
 #![allow(clippy::panic)]
 
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../README.md");
 
 /// The Rust code blocks of the README, each as its lines.
 fn rust_blocks() -> Vec<Vec<&'static str>> {
