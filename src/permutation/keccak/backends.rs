@@ -212,6 +212,37 @@ pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
     permute_each(blocks);
 }
 
+/// The kernels that [`permute_one`] and [`permute`] (for a full run of the
+/// mode) run on this CPU, as "single state, batch": the same detection as
+/// those selectors, read in their order.
+pub(in crate::permutation) fn kernels() -> &'static str {
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft), elephant_avx512))]
+    if Avx512Gfni::detect().is_some() {
+        return if Avx512Vbmi::detect().is_some() {
+            "AVX-512 one, AVX-512 x64"
+        } else {
+            "soft64 one, AVX-512VL x32"
+        };
+    }
+    #[cfg(all(target_arch = "x86_64", not(elephant_force_soft)))]
+    if Avx2::detect().is_some() {
+        return "soft64 one, AVX2 x32";
+    }
+    if cfg!(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        not(elephant_force_soft)
+    )) {
+        "NEON one, NEON x16"
+    } else if cfg!(target_pointer_width = "64") {
+        "soft64 one, SWAR x8"
+    } else if cfg!(elephant_no_barrel_shifter) {
+        "soft32 registers, soft32 registers"
+    } else {
+        "soft32, soft32"
+    }
+}
+
 /// One state at a time: the tier for batches too short to fill a wider one.
 fn permute_each(blocks: &mut [[u8; 25]]) {
     blocks.iter_mut().for_each(permute_one);
@@ -291,9 +322,14 @@ mod tests {
                 .iter_mut()
                 .for_each(soft32_registers::permute_in_place);
         });
-        check("soft32_registers for this target", 1, keccak_f200, |blocks| {
-            blocks.iter_mut().for_each(soft32_registers::permute);
-        });
+        check(
+            "soft32_registers for this target",
+            1,
+            keccak_f200,
+            |blocks| {
+                blocks.iter_mut().for_each(soft32_registers::permute);
+            },
+        );
     }
 
     #[test]
