@@ -2,7 +2,7 @@
 //! and renders `BENCHMARKS.md` and the charts `benchmarks/*.svg` from them.
 //!
 //! One place per figure: `bench-report` writes the report with this module,
-//! and `tests/readme.rs` includes it too, to check that the committed report
+//! and `tests/integration/readme.rs` includes it too, to check that the committed report
 //! and charts are what the data gives and that the README, SECURITY.md and
 //! the API docs quote the data. Std only, so that both can include it.
 //!
@@ -354,9 +354,9 @@ fewer instructions than that C).
 
 On your own machine, `cargo bench --bench summary` prints the time, the
 throughput and the ratio to ChaCha20-Poly1305 of each instance at 16, 1500 and
-16384 bytes, and the backend each ran on; `cargo bench --bench elephant`
+16384 bytes, and the backend each ran on; `cargo bench -p elephant-aead-benches --bench elephant`
 runs the full criterion suite, and a name after `--` runs one group
-(`cargo bench --bench elephant -- \"many messages\"`).
+(`cargo bench -p elephant-aead-benches --bench elephant -- \"many messages\"`).
 ";
 
 /// What the report says after its sections.

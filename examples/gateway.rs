@@ -13,7 +13,7 @@
 //!
 //! Run with `cargo run --release --example gateway`.
 
-use elephant_aead::batch::{self, Packet};
+use elephant_aead::batch::{self, Outcome, Packet};
 use elephant_aead::{Dumbo, Error, Key, KeyInit, Nonce, Tag};
 
 const DEVICES: u32 = 1_000;
@@ -94,7 +94,8 @@ fn main() -> Result<(), Error> {
     let claimed_ids: Vec<[u8; 4]> = (0..air.len())
         .map(|i| if i == 9_999 { replay_id } else { ids[i] })
         .collect();
-    let mut packets: Vec<Packet<'_, _>> = air
+    // Opening only reads the tags: each packet borrows its tag shared.
+    let mut packets: Vec<Packet<'_, _, &Tag<Dumbo>>> = air
         .iter_mut()
         .zip(&nonces)
         .zip(&claimed_ids)
@@ -104,7 +105,7 @@ fn main() -> Result<(), Error> {
                 nonce,
                 id,
                 &mut p.reading,
-                &mut p.tag,
+                &p.tag,
             )
         })
         .collect();
@@ -112,7 +113,7 @@ fn main() -> Result<(), Error> {
     let rejected: Vec<usize> = packets
         .iter()
         .enumerate()
-        .filter(|(_, packet)| packet.outcome().is_err())
+        .filter(|(_, packet)| packet.outcome() == Outcome::Rejected)
         .map(|(i, _)| i)
         .collect();
     drop(packets);

@@ -19,7 +19,7 @@
 //! [`seal`]) whatever the number of packets.
 //!
 //! ```
-//! use elephant_aead::batch::{self, Packet};
+//! use elephant_aead::batch::{self, Outcome, Packet};
 //! use elephant_aead::{Dumbo, Key, KeyInit, Nonce, Tag};
 //!
 //! let devices = [Dumbo::new(&Key::<Dumbo>::from([1; 16])), Dumbo::new(&Key::<Dumbo>::from([2; 16]))];
@@ -27,27 +27,30 @@
 //! let mut buffers = [*b"reading 21.5 C", *b"reading 19.0 C"];
 //! let mut tags = [Tag::<Dumbo>::default(); 2];
 //!
-//! // Seal both readings in one call ...
+//! // Seal both readings in one call (each tag borrowed mutably: written) ...
 //! let mut packets: Vec<Packet<'_, _>> = devices
 //!     .iter()
 //!     .zip(&nonces)
 //!     .zip(buffers.iter_mut().zip(tags.iter_mut()))
 //!     .map(|((cipher, nonce), (buffer, tag))| Packet::new(cipher, nonce, b"", buffer, tag))
 //!     .collect();
+//! assert_eq!(packets[0].outcome(), Outcome::Pending);
 //! batch::seal(&mut packets).expect("lengths within the limits");
+//! assert!(packets.iter().all(|packet| packet.outcome() == Outcome::Done));
 //! drop(packets);
 //!
-//! // ... and open them in another; a forged tag is caught on its own.
+//! // ... and open them in another (each tag only read); a forged tag is
+//! // caught on its own.
 //! tags[1][0] ^= 1;
-//! let mut packets: Vec<Packet<'_, _>> = devices
+//! let mut packets: Vec<Packet<'_, _, _>> = devices
 //!     .iter()
 //!     .zip(&nonces)
-//!     .zip(buffers.iter_mut().zip(tags.iter_mut()))
+//!     .zip(buffers.iter_mut().zip(&tags))
 //!     .map(|((cipher, nonce), (buffer, tag))| Packet::new(cipher, nonce, b"", buffer, tag))
 //!     .collect();
 //! assert!(batch::open(&mut packets).is_err());
-//! assert!(packets[0].outcome().is_ok());
-//! assert!(packets[1].outcome().is_err());
+//! assert_eq!(packets[0].outcome(), Outcome::Done);
+//! assert_eq!(packets[1].outcome(), Outcome::Rejected);
 //! assert_eq!(packets[0].buffer(), b"reading 21.5 C");
 //! ```
 
@@ -58,29 +61,50 @@ use crate::mode::{self, BatchPlan, Scheduler, check_lengths, tag, window_for};
 use crate::scrub;
 use crate::{Elephant, Nonce, Permutation, Tag};
 use aead::{Error, Result};
+use core::borrow::Borrow;
 use core::fmt;
 
 /// One message of a batch: its cipher (key), nonce, associated data, the
-/// buffer that is encrypted or decrypted in place, and its tag (written by
-/// [`seal`], checked by [`open`]).
-pub struct Packet<'a, P: Permutation> {
+/// buffer that is encrypted or decrypted in place, and its tag `T`.
+///
+/// The tag is borrowed as each call needs it: [`seal`] writes it, so it
+/// takes packets holding a `&mut Tag` (the default `T`); [`open`] only
+/// reads it, so it takes any `T` that borrows a tag: `&Tag`, `&mut Tag`
+/// or the tag itself.
+pub struct Packet<'a, P: Permutation, T = &'a mut Tag<Elephant<P>>> {
     cipher: &'a Elephant<P>,
     nonce: &'a Nonce<Elephant<P>>,
     associated_data: &'a [u8],
     buffer: &'a mut [u8],
-    tag: &'a mut Tag<Elephant<P>>,
-    outcome: Result<()>,
+    tag: T,
+    /// `None` until a call processes the packet; then what the mode wrote.
+    verdict: Option<Result<()>>,
 }
 
-impl<'a, P: Permutation> Packet<'a, P> {
-    /// A packet; its [`outcome`](Self::outcome) is an error until a call
-    /// processes it.
+/// What became of a [`Packet`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// No call has processed the packet yet.
+    Pending,
+    /// Sealed by [`seal`] (ciphertext and tag written), or opened by
+    /// [`open`] (the tag matched, the plaintext written).
+    Done,
+    /// Refused, its buffer and tag left as they were: its lengths were
+    /// above [`MAX_MESSAGE_LEN`](crate::MAX_MESSAGE_LEN) or
+    /// [`MAX_ASSOCIATED_DATA_LEN`](crate::MAX_ASSOCIATED_DATA_LEN), or,
+    /// when opening, its tag did not match (forged or corrupted).
+    Rejected,
+}
+
+impl<'a, P: Permutation, T: Borrow<Tag<Elephant<P>>>> Packet<'a, P, T> {
+    /// A packet; its [`outcome`](Self::outcome) is [`Outcome::Pending`]
+    /// until a call processes it.
     pub fn new(
         cipher: &'a Elephant<P>,
         nonce: &'a Nonce<Elephant<P>>,
         associated_data: &'a [u8],
         buffer: &'a mut [u8],
-        tag: &'a mut Tag<Elephant<P>>,
+        tag: T,
     ) -> Self {
         Self {
             cipher,
@@ -88,16 +112,26 @@ impl<'a, P: Permutation> Packet<'a, P> {
             associated_data,
             buffer,
             tag,
-            outcome: Err(Error),
+            verdict: None,
         }
     }
 
-    /// What the last [`seal`] or [`open`] did with this packet: `Ok` if it
-    /// was sealed or opened, an error if its lengths were above the limits
-    /// (nothing written) or, when opening, its tag did not match (its
-    /// buffer left as it was).
-    pub fn outcome(&self) -> Result<()> {
-        self.outcome
+    /// The tag: written by [`seal`], read by [`open`].
+    #[must_use]
+    pub fn tag(&self) -> &Tag<Elephant<P>> {
+        self.tag.borrow()
+    }
+}
+
+impl<P: Permutation, T> Packet<'_, P, T> {
+    /// What the last [`seal`] or [`open`] did with this packet.
+    #[must_use]
+    pub fn outcome(&self) -> Outcome {
+        match self.verdict {
+            None => Outcome::Pending,
+            Some(Ok(())) => Outcome::Done,
+            Some(Err(Error)) => Outcome::Rejected,
+        }
     }
 
     /// The buffer: ciphertext after [`seal`], plaintext after a
@@ -107,19 +141,18 @@ impl<'a, P: Permutation> Packet<'a, P> {
         self.buffer
     }
 
-    /// The tag: written by [`seal`].
-    #[must_use]
-    pub fn tag(&self) -> &Tag<Elephant<P>> {
-        self.tag
+    /// The packet's lengths (associated data, buffer): public.
+    fn lengths(&self) -> (usize, usize) {
+        (self.associated_data.len(), self.buffer.len())
     }
 }
 
-impl<P: Permutation> fmt::Debug for Packet<'_, P> {
+impl<P: Permutation, T> fmt::Debug for Packet<'_, P, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Packet")
             .field("associated_data_len", &self.associated_data.len())
             .field("buffer_len", &self.buffer.len())
-            .field("outcome", &self.outcome)
+            .field("outcome", &self.outcome())
             .finish_non_exhaustive()
     }
 }
@@ -137,7 +170,7 @@ impl<P: Permutation> fmt::Debug for Packet<'_, P> {
 /// about as deep as a single-message call. It is cleared before the call
 /// returns.
 pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
-    let (accept, lengths_ok) = run_all(packets, true);
+    let (accept, lengths_ok) = run_all(packets, |tag| TagSlot::Seal(&mut **tag));
     debug_assert_eq!(accept, 0xff, "sealing always succeeds");
     if lengths_ok { Ok(()) } else { Err(Error) }
 }
@@ -149,8 +182,10 @@ pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
 /// [`outcome`](Packet::outcome) says which. A rejected packet's buffer is
 /// left exactly as it was (also one whose lengths are above the limits).
 /// Stack as for [`seal`].
-pub fn open<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
-    let (accept, lengths_ok) = run_all(packets, false);
+pub fn open<P: Permutation, T: Borrow<Tag<Elephant<P>>>>(
+    packets: &mut [Packet<'_, P, T>],
+) -> Result<()> {
+    let (accept, lengths_ok) = run_all(packets, |tag| TagSlot::Open((*tag).borrow()));
     // Public: the caller learns every packet's verdict anyway.
     if lengths_ok && tag::verdict(accept).is_ok() {
         Ok(())
@@ -161,43 +196,48 @@ pub fn open<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
 
 /// Whether `packet` goes in lockstep with the other short ones (the
 /// plan's choice, from its public lengths).
-fn in_lockstep<P: Permutation>(packet: &Packet<'_, P>) -> bool {
-    mode::in_lockstep::<P>(packet.associated_data.len(), packet.buffer.len())
+fn in_lockstep<P: Permutation, T>(packet: &Packet<'_, P, T>) -> bool {
+    let (associated_data, buffer) = packet.lengths();
+    mode::in_lockstep::<P>(associated_data, buffer)
 }
 
-/// `packet` as the mode sees it: sealed if `sealing`, else opened.
-fn message<'p, P: Permutation>(packet: &'p mut Packet<'_, P>, sealing: bool) -> Message<'p, P> {
+/// `packet` as the mode sees it, its tag lent by `slot` (for sealing or
+/// opening); its verdict reset to a rejection, which the mode overwrites
+/// when it has processed the packet.
+fn message<'p, P: Permutation, T>(
+    packet: &'p mut Packet<'_, P, T>,
+    slot: fn(&'p mut T) -> TagSlot<'p, P>,
+) -> Message<'p, P> {
     let Packet {
         cipher,
         nonce,
         associated_data,
         buffer,
         tag,
-        outcome,
+        verdict,
     } = packet;
     Message {
         expanded_key: &cipher.expanded_key,
         nonce: &nonce.0,
         associated_data,
         buffer,
-        tag: if sealing {
-            TagSlot::Seal(tag)
-        } else {
-            TagSlot::Open(tag)
-        },
-        outcome,
+        tag: slot(tag),
+        outcome: verdict.insert(Err(Error)),
     }
 }
 
-/// Seals or opens (as `sealing` says) every packet whose lengths are
-/// within the limits, and marks the others as failed; returns the AND of
-/// the accept masks and whether every packet's lengths were within the
-/// limits.
+/// Seals or opens (as the tag's `slot` says) every packet whose lengths
+/// are within the limits, and marks the others as rejected; returns the
+/// AND of the accept masks and whether every packet's lengths were within
+/// the limits.
 ///
 /// Short packets go in lockstep ([`Lockstep`]), the others through the
 /// general scheduler ([`drive_all`]), one after the other in one frame
 /// whose stack is cleared afterwards.
-fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8, bool) {
+fn run_all<P: Permutation, T>(
+    packets: &mut [Packet<'_, P, T>],
+    slot: for<'p> fn(&'p mut T) -> TagSlot<'p, P>,
+) -> (u8, bool) {
     let count = packets.len();
     let (mut short, mut blocks) = (0usize, 0usize);
     for packet in packets.iter() {
@@ -205,10 +245,8 @@ fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8,
             short = short.saturating_add(1);
         } else {
             // Its blocks, keystream and tag terms (public lengths).
-            let bytes = packet
-                .buffer
-                .len()
-                .saturating_add(packet.associated_data.len());
+            let (associated_data, buffer) = packet.lengths();
+            let bytes = buffer.saturating_add(associated_data);
             let packet_blocks = bytes
                 .div_ceil(P::BLOCK_SIZE)
                 .saturating_mul(2)
@@ -225,7 +263,7 @@ fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8,
             let messages = packets
                 .iter_mut()
                 .filter(|packet| in_lockstep(packet))
-                .map(|packet| message(packet, sealing));
+                .map(|packet| message(packet, slot));
             accept &= if plan.small_waves {
                 in_lockstep_waves::<P, SMALL_WAVE, { SMALL_WAVE * MAX_PER_STAGE }>(messages)
             } else {
@@ -237,10 +275,13 @@ fn run_all<P: Permutation>(packets: &mut [Packet<'_, P>], sealing: bool) -> (u8,
                 .iter_mut()
                 .filter(|packet| !in_lockstep(packet))
                 .filter_map(|packet| {
-                    packet.outcome =
-                        check_lengths(packet.associated_data.len(), packet.buffer.len());
-                    lengths_ok &= packet.outcome.is_ok();
-                    packet.outcome.is_ok().then(|| message(packet, sealing))
+                    let (associated_data, buffer) = packet.lengths();
+                    let within = check_lengths(associated_data, buffer).is_ok();
+                    lengths_ok &= within;
+                    if !within {
+                        packet.verdict = Some(Err(Error));
+                    }
+                    within.then(|| message(packet, slot))
                 });
             accept &= drive(plan.scheduler, messages);
         }

@@ -35,45 +35,6 @@ pub use keccak::backends::tiers as keccak_batch_tiers;
 #[doc(hidden)]
 pub use spongent::backends::tiers as spongent_batch_tiers;
 
-/// Which of the crate's CPU-specific kernels this build can run on the
-/// running CPU: the same detection (and tokens) the kernels are reached
-/// through, for reports, benchmarks and checks. All `false` on other
-/// architectures and with `--cfg elephant_force_soft`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Detected {
-    /// AVX2: the 256-state Spongent and 32-state Keccak kernels.
-    pub avx2: bool,
-    /// AVX-512 (F, VL, BW, VBMI) with GFNI, built by Rust 1.89 or newer:
-    /// the AVX-512 kernels of both permutations.
-    pub avx512: bool,
-    /// BMI2 with a fast `pext` (Intel; AMD from Zen 3): the single-state
-    /// Spongent kernel of every short call and every tag.
-    pub fast_pext: bool,
-}
-
-/// What [`Detected`] says for the running CPU.
-#[must_use]
-pub fn detected() -> Detected {
-    #[cfg(elephant_x86)]
-    {
-        Detected {
-            avx2: cpu::Avx2::detect().is_some(),
-            #[cfg(elephant_avx512)]
-            avx512: cpu::Avx512Vbmi::detect().is_some(),
-            #[cfg(not(elephant_avx512))]
-            avx512: false,
-            fast_pext: cpu::FastPext::detect().is_some(),
-        }
-    }
-    #[cfg(not(elephant_x86))]
-    Detected {
-        avx2: false,
-        avx512: false,
-        fast_pext: false,
-    }
-}
-
 use aead::array::ArraySize;
 use aead::consts::{U8, U16};
 use core::fmt::Debug;
@@ -129,6 +90,13 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     fn narrow_batch() -> Option<usize> {
         None
     }
+
+    /// The kernels this permutation runs on this CPU, as "single state,
+    /// batch" (e.g. `"pext, AVX2 x256"`: BMI2 `pext` for one block, AVX2
+    /// for a full run's 256 blocks): what the backend selectors pick after
+    /// CPU detection, for benchmarks and diagnostics.
+    #[must_use]
+    fn kernels() -> &'static str;
 
     /// How far back in the mask stream, from a byte φ appends, lie the
     /// bytes that [`Self::feedback_lanes`] computes it from. The nearest
@@ -236,6 +204,10 @@ impl Permutation for Spongent160 {
         spongent::backends::permute_160(blocks);
     }
 
+    fn kernels() -> &'static str {
+        spongent::backends::kernels()
+    }
+
     fn narrow_batch() -> Option<usize> {
         spongent::backends::narrow_batch_160()
     }
@@ -278,6 +250,10 @@ impl Permutation for Spongent176 {
         spongent::backends::permute_176(blocks);
     }
 
+    fn kernels() -> &'static str {
+        spongent::backends::kernels()
+    }
+
     fn mask_feedback(x: &[u8]) -> u8 {
         let byte = |i| mask_byte(x, i);
         byte(0).rotate_left(1) ^ (byte(3) << 7) ^ (byte(19) >> 7)
@@ -315,6 +291,10 @@ impl Permutation for Keccak200 {
 
     fn permute_batch(blocks: &mut [Self::Block]) {
         keccak::backends::permute(blocks);
+    }
+
+    fn kernels() -> &'static str {
+        keccak::backends::kernels()
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {
@@ -425,6 +405,29 @@ mod tests {
         check::<Spongent160>();
         check::<Spongent176>();
         check::<Keccak200>();
+    }
+
+    /// The kernels named are ones the target and CPU allow: portable where
+    /// forced or off x86-64, a vector batch kernel where AVX2 is required.
+    #[test]
+    fn kernels_name_what_the_target_and_cpu_allow() {
+        for kernels in [
+            Spongent160::kernels(),
+            Spongent176::kernels(),
+            Keccak200::kernels(),
+        ] {
+            let (_single, batch) = kernels.split_once(", ").unwrap_or_default();
+            assert!(!batch.is_empty(), "not \"single, batch\": {kernels}");
+            let vector = kernels.contains("AVX") || kernels.contains("pext");
+            if cfg!(not(elephant_x86)) {
+                assert!(!vector, "{kernels}");
+            } else if std::env::var("ELEPHANT_REQUIRE_AVX2").as_deref() == Ok("1") {
+                assert!(batch.starts_with("AVX"), "{kernels}");
+            }
+            if cfg!(not(elephant_batch)) {
+                assert!(kernels.starts_with("soft32"), "{kernels}");
+            }
+        }
     }
 
     #[test]

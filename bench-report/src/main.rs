@@ -1,6 +1,6 @@
 //! Writes `BENCHMARKS.md` and the charts `benchmarks/*.svg` from the
 //! measured figures in `benchmarks/data/*.csv` (the rendering is
-//! `benchmarks/report.rs`, which `tests/readme.rs` shares to check the
+//! `benchmarks/report.rs`, which `tests/integration/readme.rs` shares to check the
 //! committed files).
 //!
 //! Usage, from the repository root:

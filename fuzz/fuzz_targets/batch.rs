@@ -12,7 +12,7 @@
 #![no_main]
 
 use elephant_aead::aead::{AeadInOut, KeyInit, Nonce, Tag};
-use elephant_aead::batch::{self, Packet};
+use elephant_aead::batch::{self, Outcome, Packet};
 use elephant_aead::{Elephant, Keccak200, Permutation, Spongent160, Spongent176};
 use libfuzzer_sys::fuzz_target;
 
@@ -69,6 +69,7 @@ fn check<P: Permutation>(drawn: &mut [Drawn]) {
             })
             .collect();
         assert!(batch::seal(&mut list).is_ok());
+        assert!(list.iter().all(|packet| packet.outcome() == Outcome::Done));
     }
     for (i, d) in drawn.iter().enumerate() {
         let mut single = d.message.clone();
@@ -99,18 +100,24 @@ fn check<P: Permutation>(drawn: &mut [Drawn]) {
         };
     }
     let sent = buffers.clone();
-    let mut list: Vec<Packet<'_, P>> = drawn
+    let mut list: Vec<Packet<'_, P, &Tag<Elephant<P>>>> = drawn
         .iter()
         .zip(&nonces)
-        .zip(buffers.iter_mut().zip(tags.iter_mut()))
+        .zip(buffers.iter_mut().zip(&tags))
         .map(|((d, nonce), (buffer, tag))| Packet::new(&ciphers[d.key], nonce, &d.ad, buffer, tag))
         .collect();
+    assert!(list.iter().all(|packet| packet.outcome() == Outcome::Pending));
     let all = batch::open(&mut list);
     assert_eq!(all.is_ok(), !tampered.contains(&true));
     for (i, packet) in list.iter().enumerate() {
+        let expected = if tampered[i] {
+            Outcome::Rejected
+        } else {
+            Outcome::Done
+        };
         assert_eq!(
-            packet.outcome().is_ok(),
-            !tampered[i],
+            packet.outcome(),
+            expected,
             "packet {i}: wrong verdict"
         );
     }

@@ -151,6 +151,33 @@ pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
     permute_each(blocks);
 }
 
+/// The kernels that [`permute_one`] and [`permute`] (for a full run of the
+/// mode) run on this CPU, as "single state, batch": the same detection as
+/// those selectors, read in their order.
+pub(in crate::permutation) fn kernels() -> &'static str {
+    #[cfg(elephant_avx512)]
+    if Avx512Gfni::detect().is_some() {
+        return if Avx512Vbmi::detect().is_some() {
+            "AVX-512 one, AVX-512 x64"
+        } else {
+            "soft64 one, AVX-512VL x32"
+        };
+    }
+    #[cfg(elephant_x86)]
+    if Avx2::detect().is_some() {
+        return "soft64 one, AVX2 x32";
+    }
+    if cfg!(elephant_neon) {
+        "NEON one, NEON x16"
+    } else if cfg!(elephant_batch) {
+        "soft64 one, SWAR x8"
+    } else if cfg!(elephant_no_barrel_shifter) {
+        "soft32 registers, soft32 registers"
+    } else {
+        "soft32, soft32"
+    }
+}
+
 /// One state at a time: the tier for batches too short to fill a wider one.
 fn permute_each(blocks: &mut [[u8; 25]]) {
     blocks.iter_mut().for_each(permute_one);

@@ -178,6 +178,42 @@ pub(in crate::permutation) fn permute_one_176(block: &mut [u8; 22]) {
     soft32::permute_176(block);
 }
 
+/// The kernels that [`permute_one_160`] and [`permute_160`] (for a full
+/// run of the mode) run on this CPU, as "single state, batch": the same
+/// detection as those selectors, read in their order. The batch kernel
+/// is the same for both permutations; the single state too.
+pub(in crate::permutation) fn kernels() -> &'static str {
+    #[cfg(elephant_x86)]
+    let pext = FastPext::detect().is_some();
+    #[cfg(not(elephant_x86))]
+    let pext = false;
+    #[cfg(elephant_avx512)]
+    if Avx512Vbmi::detect().is_some() {
+        return if pext {
+            "pext, AVX-512"
+        } else {
+            "soft32, AVX-512"
+        };
+    }
+    #[cfg(elephant_x86)]
+    if Avx2::detect().is_some() {
+        return if pext {
+            "pext, AVX2 x256"
+        } else {
+            "soft32, AVX2 x256"
+        };
+    }
+    if cfg!(elephant_batch) {
+        if pext {
+            "pext, soft64 x64"
+        } else {
+            "soft32, soft64 x64"
+        }
+    } else {
+        "soft32, soft32"
+    }
+}
+
 /// Every Spongent-π batch tier on its own, for the tier benchmarks.
 #[cfg(all(elephant_bench_tiers, elephant_batch))]
 pub mod tiers {

@@ -16,7 +16,7 @@
     clippy::cast_possible_truncation
 )]
 
-use elephant_aead::batch::{self, Packet};
+use elephant_aead::batch::{self, Outcome, Packet};
 use elephant_aead::{
     AeadInOut, Elephant, Keccak200, KeyInit, Nonce, Permutation, Spongent160, Spongent176, Tag,
 };
@@ -104,8 +104,17 @@ fn seal_all<P: Permutation>(inputs: &[Input<P>]) -> (Vec<Vec<u8>>, Vec<Tag<Eleph
             Packet::new(&input.cipher, &input.nonce, &input.ad, buffer, tag)
         })
         .collect();
+    assert!(
+        packets
+            .iter()
+            .all(|packet| packet.outcome() == Outcome::Pending)
+    );
     batch::seal(&mut packets).expect("lengths within the limits");
-    assert!(packets.iter().all(|packet| packet.outcome().is_ok()));
+    assert!(
+        packets
+            .iter()
+            .all(|packet| packet.outcome() == Outcome::Done)
+    );
     drop(packets);
     (buffers, tags)
 }
@@ -147,13 +156,19 @@ fn check_mix<P: Permutation>(inputs: &mut [Input<P>], tampers: &[Tamper]) {
     }
     let sent = buffers.clone();
     let all_good = tampers.iter().all(|&tamper| tamper == Tamper::None);
-    let mut packets: Vec<Packet<'_, P>> = inputs
+    // Opening only reads the tags: shared borrows.
+    let mut packets: Vec<Packet<'_, P, &Tag<Elephant<P>>>> = inputs
         .iter()
-        .zip(buffers.iter_mut().zip(tags.iter_mut()))
+        .zip(buffers.iter_mut().zip(&tags))
         .map(|(input, (buffer, tag))| {
             Packet::new(&input.cipher, &input.nonce, &input.ad, buffer, tag)
         })
         .collect();
+    assert!(
+        packets
+            .iter()
+            .all(|packet| packet.outcome() == Outcome::Pending)
+    );
     assert_eq!(
         batch::open(&mut packets).is_ok(),
         all_good,
@@ -161,10 +176,14 @@ fn check_mix<P: Permutation>(inputs: &mut [Input<P>], tampers: &[Tamper]) {
         P::INSTANCE
     );
     for (i, packet) in packets.iter().enumerate() {
-        let good = tampers[i] == Tamper::None;
+        let expected = if tampers[i] == Tamper::None {
+            Outcome::Done
+        } else {
+            Outcome::Rejected
+        };
         assert_eq!(
-            packet.outcome().is_ok(),
-            good,
+            packet.outcome(),
+            expected,
             "{} packet {i} ({:?})",
             P::INSTANCE,
             tampers[i]
@@ -321,15 +340,36 @@ fn an_empty_batch_is_ok() {
     assert!(batch::open(&mut packets).is_ok());
 }
 
-/// A packet's outcome is an error until a call has processed it.
+/// A packet is pending until a call has processed it; then done or
+/// rejected.
 #[test]
-fn a_new_packet_has_no_outcome_yet() {
+fn outcomes_are_pending_then_done_or_rejected() {
     let cipher = Elephant::<Keccak200>::new(&[1; 16].into());
     let nonce = Nonce::<Elephant<Keccak200>>::default();
-    let mut buffer = [0u8; 4];
+    let mut buffer = *b"four";
     let mut tag = Tag::<Elephant<Keccak200>>::default();
-    let packet = Packet::new(&cipher, &nonce, b"", &mut buffer, &mut tag);
-    assert!(packet.outcome().is_err());
+    let mut packets = [Packet::new(&cipher, &nonce, b"", &mut buffer, &mut tag)];
+    assert_eq!(packets[0].outcome(), Outcome::Pending);
+    assert!(format!("{:?}", packets[0]).contains("Pending"));
+    batch::seal(&mut packets).unwrap();
+    assert_eq!(packets[0].outcome(), Outcome::Done);
+    let sealed_tag = *packets[0].tag();
+    let sent = buffer;
+
+    // A forged tag (owned: opening takes any borrow of a tag) is rejected,
+    // the buffer left as it was; the right one opens it.
+    let mut forged = sealed_tag;
+    forged[3] ^= 0x40;
+    let mut packets = [Packet::new(&cipher, &nonce, b"", &mut buffer, forged)];
+    assert_eq!(packets[0].outcome(), Outcome::Pending);
+    assert!(batch::open(&mut packets).is_err());
+    assert_eq!(packets[0].outcome(), Outcome::Rejected);
+    assert_eq!(packets[0].buffer(), &sent);
+    let mut packets = [Packet::new(&cipher, &nonce, b"", &mut buffer, &sealed_tag)];
+    batch::open(&mut packets).unwrap();
+    assert_eq!(packets[0].outcome(), Outcome::Done);
+    assert_eq!(packets[0].buffer(), b"four");
+    assert_eq!(packets[0].tag(), &sealed_tag);
 }
 
 /// One packet's key, nonce, AD and message, as proptest makes them.

@@ -9,7 +9,7 @@
     clippy::cast_possible_truncation
 )]
 
-mod common;
+use crate::common;
 
 use common::hex;
 use elephant_aead::aead::array::typenum::Unsigned;

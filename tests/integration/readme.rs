@@ -7,7 +7,7 @@
 // A failing test panics.
 #![allow(clippy::panic)]
 
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../README.md");
 
 /// The Rust code blocks of the README, each as its lines.
 fn rust_blocks() -> Vec<Vec<&'static str>> {
@@ -114,7 +114,7 @@ fn repository_commands_stay_out_of_the_front_page() {
 // fails this test.
 
 #[allow(dead_code)]
-#[path = "../benchmarks/report.rs"]
+#[path = "../../benchmarks/report.rs"]
 mod report;
 
 use report::Table;
@@ -352,13 +352,13 @@ fn security_and_api_docs_quote_the_data() {
     let cleared = |call: &str| number(stack, call, "cleared (KiB)");
     let small = cleared("many messages: up to 16");
     let largest = largest_batch_clearing(&tables);
-    let batch_docs = include_str!("../src/batch.rs");
+    let batch_docs = include_str!("../../src/batch.rs");
     assert_quotes(
         "src/batch.rs",
         batch_docs,
         &format!("at most {small} KiB for up to 16 packets and {largest} KiB for more"),
     );
-    let security = include_str!("../SECURITY.md");
+    let security = include_str!("../../SECURITY.md");
     for (call, what) in [
         (
             "one message of up to 8 blocks (Dumbo and Jumbo)",
@@ -389,7 +389,7 @@ fn security_and_api_docs_quote_the_data() {
 #[test]
 fn security_names_the_private_reporting_channel() {
     let repository = env!("CARGO_PKG_REPOSITORY");
-    let security = include_str!("../SECURITY.md");
+    let security = include_str!("../../SECURITY.md");
     assert_quotes(
         "SECURITY.md",
         security,

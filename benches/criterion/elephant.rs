@@ -10,8 +10,15 @@
 //! Then many messages, each with its own key, in one multi-message call
 //! (`batch::seal`, `batch::open`) against the other ciphers one at a time.
 //!
-//! Run everything with `cargo bench`, or a part with a filter, e.g.
-//! `cargo bench -- "AD 5 B/.*/1500"` or `cargo bench -- "many messages"`.
+//! A package of its own (criterion is its dependency, not the library's).
+//! Run everything with `cargo bench -p elephant-aead-benches` (about 7
+//! minutes); one group with its name as the filter, e.g.
+//! `cargo bench -p elephant-aead-benches -- "encrypt AD 5 B"` (the groups:
+//! `permutation`, `encrypt AD 5 B`, `decrypt AD 5 B`, `encrypt AD 32 B`,
+//! `decrypt AD 32 B`, `many messages/16 B`, `many messages/64 B`,
+//! `many messages/1500 B`, `many messages open/16 B`), or a part of one,
+//! e.g. `cargo bench -p elephant-aead-benches -- "AD 5 B/.*/1500$"`. The
+//! quick table is `cargo bench --bench summary`.
 
 // Benchmarks fail by panicking, like tests; filler bytes truncate on purpose;
 // criterion's macros generate undocumented functions.
@@ -28,7 +35,8 @@ use ascon_aead::AsconAead128;
 use chacha20poly1305::ChaCha20Poly1305;
 use criterion::measurement::WallTime;
 use criterion::{
-    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+    BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group,
+    criterion_main,
 };
 use elephant_aead::aead::inout::InOutBuf;
 use elephant_aead::aead::{AeadInOut, KeyInit, Nonce, Tag};
@@ -68,7 +76,24 @@ fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
     group
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1))
-        .sample_size(20);
+        .sample_size(20)
+        .sampling_mode(SamplingMode::Linear);
+}
+
+/// For the benchmarks that follow in `group`: [`configure`], or for long
+/// iterations (`bytes` per iteration in `calls` calls: a 1 MiB message,
+/// thousands of packets), ten samples of equal iteration counts in 5 s,
+/// which fit where the 210 iterations of twenty linearly growing samples
+/// would not (criterion's "Unable to complete" warning): 4096 packets of
+/// 1500 B one at a time take up to about 0.4 s an iteration.
+fn configure_for(group: &mut BenchmarkGroup<'_, WallTime>, bytes: usize, calls: usize) {
+    configure(group);
+    if bytes >= 1 << 18 || calls >= 4096 {
+        group
+            .sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .measurement_time(Duration::from_secs(5));
+    }
 }
 
 fn permutations(c: &mut Criterion) {
@@ -273,6 +298,7 @@ fn aead_group(c: &mut Criterion, title: &str, ad_len: usize, sizes: &[usize]) {
         let mut group = c.benchmark_group(format!("{direction} {title}"));
         configure(&mut group);
         for &size in sizes {
+            configure_for(&mut group, size, 1);
             for (run, name) in runs.iter().zip(names) {
                 run(&mut group, name, size, ad_len);
             }
@@ -419,6 +445,7 @@ fn many_messages(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("many messages/{size} B"));
         configure(&mut group);
         for count in MANY_COUNTS {
+            configure_for(&mut group, count * size, count);
             group.throughput(Throughput::Bytes((count * size) as u64));
             batch_seal::<Spongent160>(&mut group, "Dumbo", count, size);
             batch_seal::<Spongent176>(&mut group, "Jumbo", count, size);
@@ -432,6 +459,7 @@ fn many_messages(c: &mut Criterion) {
     let mut group = c.benchmark_group("many messages open/16 B");
     configure(&mut group);
     for count in [256, 4096] {
+        configure_for(&mut group, count * 16, count);
         group.throughput(Throughput::Bytes((count * 16) as u64));
         batch_open::<Spongent160>(&mut group, "Dumbo", count, 16);
         batch_open::<Spongent176>(&mut group, "Jumbo", count, 16);

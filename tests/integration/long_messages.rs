@@ -12,7 +12,7 @@
     clippy::cast_possible_truncation
 )]
 
-mod common;
+use crate::common;
 
 use common::{Instance, reference_encrypt};
 use elephant_aead::aead::{Aead, AeadInOut, KeyInit, Nonce, Payload};

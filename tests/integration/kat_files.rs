@@ -1,7 +1,7 @@
 //! The committed known-answer files are the official ones, byte for byte.
 //!
 //! `kats/` holds copies of the designers' published v2 vectors so that a
-//! plain clone (and the published crate) can run `tests/kat.rs`. A copy can
+//! plain clone (and the published crate) can run `tests/integration/kat.rs`. A copy can
 //! drift (an edit, a line-ending conversion, a truncated download), so the
 //! SHA-256 of each file is pinned here, as the specification note lists
 //! them. Where the project's shared folder sits beside the repository

@@ -1,0 +1,208 @@
+//! The one-screen answer: Dumbo, Jumbo, Delirium, ChaCha20-Poly1305,
+//! Ascon-AEAD128 and AES-128-GCM sealing 16, 1500 and 16384 B messages
+//! (5 B of associated data), with the time per call, the throughput and
+//! the speed relative to ChaCha20-Poly1305, and the kernels each Elephant
+//! instance runs on this CPU.
+//!
+//! Run with `cargo bench --bench summary` (about 5 s after the build).
+//!
+//! Method: for each message size, rounds in which every cipher in turn
+//! times a few runs of enough calls to last about half a millisecond and
+//! keeps its fastest (a run the scheduler interrupted is slower, never
+//! faster). Each figure is the median over the rounds, and the ratio is
+//! the median of the per-round ratios (ChaCha20-Poly1305's time over the
+//! cipher's: above 1 is faster): the ciphers of one round see the same
+//! machine, so the ratio holds on a busy one too. The full criterion suite
+//! is `cargo bench -p elephant-aead-benches` (`benches/criterion`).
+
+// A benchmark fails by panicking; filler bytes truncate on purpose.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss
+)]
+
+use aes_gcm::Aes128Gcm;
+use ascon_aead::AsconAead128;
+use chacha20poly1305::ChaCha20Poly1305;
+use elephant_aead::aead::{AeadInOut, KeyInit, Nonce};
+use elephant_aead::{Delirium, Dumbo, Jumbo, Keccak200, Permutation, Spongent160, Spongent176};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Message sizes: a short sensor reading, an Ethernet frame, a large record.
+const SIZES: [usize; 3] = [16, 1500, 16384];
+/// Associated data per message.
+const AD: usize = 5;
+/// Rounds per size; every figure is a median over them.
+const ROUNDS: usize = 31;
+/// Runs per cipher and round, of which the fastest counts.
+const RUNS: usize = 5;
+/// Target duration of one run.
+const RUN: Duration = Duration::from_micros(500);
+
+/// One cipher, ready to seal a message of a given size.
+struct Contender {
+    name: &'static str,
+    kernels: &'static str,
+    /// Seals the message `calls` times; returns the time taken.
+    run: Box<dyn FnMut(u64) -> Duration>,
+}
+
+/// Deterministic filler bytes.
+fn filler(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+        .collect()
+}
+
+/// `C` sealing `size` bytes with [`AD`] bytes of associated data, in place.
+fn contender<C: AeadInOut + KeyInit + 'static>(
+    name: &'static str,
+    kernels: &'static str,
+    size: usize,
+) -> Contender {
+    let cipher = C::new_from_slice(&filler(C::key_size(), 1)).unwrap();
+    let nonce = Nonce::<C>::try_from(&filler(Nonce::<C>::default().len(), 2)[..]).unwrap();
+    let ad = filler(AD, 3);
+    let mut buffer = filler(size, 4);
+    Contender {
+        name,
+        kernels,
+        run: Box::new(move |calls| {
+            let start = Instant::now();
+            for _ in 0..calls {
+                let tag = cipher
+                    .encrypt_inout_detached(&nonce, &ad, black_box(&mut buffer[..]).into())
+                    .unwrap();
+                black_box(tag);
+            }
+            start.elapsed()
+        }),
+    }
+}
+
+/// The contenders at `size`, ChaCha20-Poly1305 first (the reference).
+fn contenders(size: usize) -> Vec<Contender> {
+    vec![
+        contender::<ChaCha20Poly1305>("ChaCha20-Poly1305", "its crate's choice", size),
+        contender::<Dumbo>("Dumbo", Spongent160::kernels(), size),
+        contender::<Jumbo>("Jumbo", Spongent176::kernels(), size),
+        contender::<Delirium>("Delirium", Keccak200::kernels(), size),
+        contender::<AsconAead128>("Ascon-AEAD128", "its crate's choice", size),
+        contender::<Aes128Gcm>("AES-128-GCM", "its crate's choice", size),
+    ]
+}
+
+/// Calls per run for a contender: about [`RUN`] long.
+fn calibrate(contender: &mut Contender) -> u64 {
+    (contender.run)(16); // Warm-up: caches, CPU detection, frequency.
+    let mut calls = 1;
+    loop {
+        if (contender.run)(calls) >= RUN / 8 {
+            let per_call = fastest(contender, calls);
+            return ((RUN.as_secs_f64() * 1e9 / per_call) as u64).max(1);
+        }
+        calls *= 4;
+    }
+}
+
+/// Nanoseconds per call: the fastest of [`RUNS`] runs of `calls` calls.
+fn fastest(contender: &mut Contender, calls: u64) -> f64 {
+    (0..RUNS)
+        .map(|_| (contender.run)(calls).as_secs_f64() * 1e9 / calls as f64)
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() {
+    // `cargo bench` passes `--bench` and the filter, if any: a filter for
+    // other benchmarks skips the table.
+    let mut filters = std::env::args().skip(1).filter(|arg| !arg.starts_with('-'));
+    if filters
+        .next()
+        .is_some_and(|filter| !"summary".contains(&filter))
+    {
+        return;
+    }
+    let started = Instant::now();
+    println!(
+        "Sealing (encrypt + tag), {AD} B of associated data; median of {ROUNDS} \
+         interleaved rounds, each the fastest of {RUNS} runs.\n\"vs ChaCha\": ChaCha20-Poly1305's time over the \
+         cipher's, per round, median (above 1 is faster).\n"
+    );
+    println!(
+        "{:>7}  {:<18} {:>11} {:>11} {:>9}  kernels (single, batch)",
+        "size", "cipher", "ns/call", "MB/s", "vs ChaCha"
+    );
+    for size in SIZES {
+        let mut contenders = contenders(size);
+        let calls: Vec<u64> = contenders.iter_mut().map(calibrate).collect();
+        let mut nanos = vec![Vec::with_capacity(ROUNDS); contenders.len()];
+        let mut ratios = vec![Vec::with_capacity(ROUNDS); contenders.len()];
+        for _ in 0..ROUNDS {
+            let per_call: Vec<f64> = contenders
+                .iter_mut()
+                .zip(&calls)
+                .map(|(contender, &calls)| fastest(contender, calls))
+                .collect();
+            for (i, &ns) in per_call.iter().enumerate() {
+                nanos[i].push(ns);
+                ratios[i].push(per_call[0] / ns);
+            }
+        }
+        for (i, contender) in contenders.iter().enumerate() {
+            let ns = median(&mut nanos[i]);
+            let ratio = median(&mut ratios[i]);
+            // Bytes per nanosecond = GB/s; times 1000 for MB/s.
+            let throughput = size as f64 / ns * 1e3;
+            println!(
+                "{size:>6} B  {:<18} {ns:>11.1} {throughput:>11.1} {ratio:>9.3}  {}",
+                contender.name, contender.kernels
+            );
+        }
+        println!();
+    }
+    println!(
+        "MB = 10^6 bytes. The peers pick their own backends (this CPU: {}). \
+         Took {:.1} s.",
+        cpu_features(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The CPU features the peers' backends look for, as this CPU reports them.
+fn cpu_features() -> String {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let features = [
+            ("avx2", std::arch::is_x86_feature_detected!("avx2")),
+            ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
+            ("aes", std::arch::is_x86_feature_detected!("aes")),
+            (
+                "pclmulqdq",
+                std::arch::is_x86_feature_detected!("pclmulqdq"),
+            ),
+        ];
+        let present: Vec<&str> = features
+            .iter()
+            .filter(|(_, present)| *present)
+            .map(|(name, _)| *name)
+            .collect();
+        if present.is_empty() {
+            "none of avx2, avx512f, aes, pclmulqdq".to_owned()
+        } else {
+            present.join(", ")
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        std::env::consts::ARCH.to_owned()
+    }
+}
