@@ -106,7 +106,10 @@ fn check<P: Permutation>(drawn: &mut [Drawn]) {
         .zip(buffers.iter_mut().zip(&tags))
         .map(|((d, nonce), (buffer, tag))| Packet::new(&ciphers[d.key], nonce, &d.ad, buffer, tag))
         .collect();
-    assert!(list.iter().all(|packet| packet.outcome() == Outcome::Pending));
+    assert!(
+        list.iter()
+            .all(|packet| packet.outcome() == Outcome::Pending)
+    );
     let all = batch::open(&mut list);
     assert_eq!(all.is_ok(), !tampered.contains(&true));
     for (i, packet) in list.iter().enumerate() {
@@ -115,11 +118,7 @@ fn check<P: Permutation>(drawn: &mut [Drawn]) {
         } else {
             Outcome::Done
         };
-        assert_eq!(
-            packet.outcome(),
-            expected,
-            "packet {i}: wrong verdict"
-        );
+        assert_eq!(packet.outcome(), expected, "packet {i}: wrong verdict");
     }
     drop(list);
     for (i, d) in drawn.iter().enumerate() {
