@@ -260,18 +260,14 @@ fn run_all<P: Permutation, T>(
     let work = || {
         let mut accept = 0xff;
         if short > 0 {
-            let messages = packets
+            let mut messages = packets
                 .iter_mut()
                 .filter(|packet| in_lockstep(packet))
                 .map(|packet| message(packet, slot));
-            accept &= if plan.small_waves {
-                in_lockstep_waves::<P, SMALL_WAVE, { SMALL_WAVE * MAX_PER_STAGE }>(messages)
-            } else {
-                in_lockstep_waves::<P, WAVE, { WAVE * MAX_PER_STAGE }>(messages)
-            };
+            accept &= P::lockstep(plan.small_waves, &mut messages);
         }
         if general > 0 {
-            let messages = packets
+            let mut messages = packets
                 .iter_mut()
                 .filter(|packet| !in_lockstep(packet))
                 .filter_map(|packet| {
@@ -283,7 +279,7 @@ fn run_all<P: Permutation, T>(
                     }
                     within.then(|| message(packet, slot))
                 });
-            accept &= drive(plan.scheduler, messages);
+            accept &= P::schedule(plan.scheduler, &mut messages);
         }
         accept
     };
@@ -291,23 +287,37 @@ fn run_all<P: Permutation, T>(
     (accept, lengths_ok)
 }
 
+/// Runs short messages in lockstep, in small waves or full ones as the
+/// plan says; returns the AND of their accept masks. The caller clears
+/// the stack. (Reached through [`Sealed::lockstep`](crate::permutation::sealed::Sealed::lockstep): compiled once per
+/// instance, in this crate.)
+pub(crate) fn lockstep<'p, P: Permutation>(
+    small_waves: bool,
+    messages: &mut dyn Iterator<Item = Message<'p, P>>,
+) -> u8 {
+    if small_waves {
+        in_lockstep_waves::<P, SMALL_WAVE, { SMALL_WAVE * MAX_PER_STAGE }>(messages)
+    } else {
+        in_lockstep_waves::<P, WAVE, { WAVE * MAX_PER_STAGE }>(messages)
+    }
+}
+
 /// Runs short messages in lockstep, `WAVE` at a time on a run of
-/// `STATES`; returns the AND of their accept masks. A frame of its own
-/// (as each configuration of the general scheduler): the stack holds one
-/// configuration at a time.
+/// `STATES`. A frame of its own (as each configuration of the general
+/// scheduler): the stack holds one configuration at a time.
 #[inline(never)]
 fn in_lockstep_waves<'p, P: Permutation, const WAVE: usize, const STATES: usize>(
-    messages: impl Iterator<Item = Message<'p, P>>,
+    messages: &mut dyn Iterator<Item = Message<'p, P>>,
 ) -> u8 {
     Lockstep::<P, WAVE, STATES>::new().drive(messages)
 }
 
 /// Runs messages through the general scheduler in the plan's
 /// configuration; returns the AND of their accept masks. The caller clears
-/// the stack.
-fn drive<'p, P: Permutation>(
+/// the stack. (Reached through [`Sealed::schedule`](crate::permutation::sealed::Sealed::schedule), as [`lockstep`].)
+pub(crate) fn schedule<'p, P: Permutation>(
     scheduler: Scheduler,
-    messages: impl Iterator<Item = Message<'p, P>>,
+    messages: &mut dyn Iterator<Item = Message<'p, P>>,
 ) -> u8 {
     match scheduler {
         #[cfg(not(elephant_batch))]

@@ -55,6 +55,7 @@ use aead::inout::InOutBuf;
 use aead::{Result, TagPosition};
 use core::fmt;
 use core::marker::PhantomData;
+use permutation::sealed::Sealed;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub use mode::{MAX_ASSOCIATED_DATA_LEN, MAX_MESSAGE_LEN};
@@ -252,7 +253,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag<Self>> {
-        mode::encrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer)
+        <P as Sealed>::encrypt(&self.expanded_key, &nonce.0, associated_data, buffer)
     }
 
     fn decrypt_inout_detached(
@@ -262,7 +263,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         buffer: InOutBuf<'_, '_, u8>,
         tag: &Tag<Self>,
     ) -> Result<()> {
-        mode::decrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
+        <P as Sealed>::decrypt(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
     }
 }
 

@@ -40,10 +40,101 @@ use aead::consts::{U8, U16};
 use core::fmt::Debug;
 use zeroize::Zeroize;
 
-mod sealed {
-    /// Keeps [`super::Permutation`] closed: the mode was checked with these
-    /// three instances only.
-    pub trait Sealed {}
+pub(crate) mod sealed {
+    use super::Permutation;
+    use crate::mode::batch::Message;
+    use crate::mode::{NONCE_SIZE, Scheduler, TagOf};
+    use aead::Result;
+    use aead::inout::InOutBuf;
+
+    /// Keeps [`super::Permutation`] closed (the mode was checked with these
+    /// three instances only), and holds each instance's mode entry points.
+    ///
+    /// `Elephant<P>` reaches the mode through these methods, which are not
+    /// generic: each instance's mode is compiled once, in this crate, and a
+    /// crate using the cipher links to it instead of compiling it again
+    /// (every test, example and application would otherwise build its own
+    /// copy at full optimisation).
+    pub trait Sealed {
+        /// [`crate::mode::encrypt`] for this instance.
+        fn encrypt(
+            expanded_key: &<Self as Permutation>::Block,
+            nonce: &[u8; NONCE_SIZE],
+            associated_data: &[u8],
+            buffer: InOutBuf<'_, '_, u8>,
+        ) -> Result<TagOf<Self>>
+        where
+            Self: Permutation;
+
+        /// [`crate::mode::decrypt`] for this instance.
+        fn decrypt(
+            expanded_key: &<Self as Permutation>::Block,
+            nonce: &[u8; NONCE_SIZE],
+            associated_data: &[u8],
+            buffer: InOutBuf<'_, '_, u8>,
+            tag: &TagOf<Self>,
+        ) -> Result<()>
+        where
+            Self: Permutation;
+
+        /// [`crate::batch::lockstep`] for this instance.
+        fn lockstep<'p>(
+            small_waves: bool,
+            messages: &mut dyn Iterator<Item = Message<'p, Self>>,
+        ) -> u8
+        where
+            Self: Permutation;
+
+        /// [`crate::batch::schedule`] for this instance.
+        fn schedule<'p>(
+            scheduler: Scheduler,
+            messages: &mut dyn Iterator<Item = Message<'p, Self>>,
+        ) -> u8
+        where
+            Self: Permutation;
+    }
+
+    /// The entry points of each instance, in this crate.
+    macro_rules! entry_points {
+        ($($permutation:ty),*) => {$(
+            impl Sealed for $permutation {
+                fn encrypt(
+                    expanded_key: &<Self as Permutation>::Block,
+                    nonce: &[u8; NONCE_SIZE],
+                    associated_data: &[u8],
+                    buffer: InOutBuf<'_, '_, u8>,
+                ) -> Result<TagOf<Self>> {
+                    crate::mode::encrypt::<Self>(expanded_key, nonce, associated_data, buffer)
+                }
+
+                fn decrypt(
+                    expanded_key: &<Self as Permutation>::Block,
+                    nonce: &[u8; NONCE_SIZE],
+                    associated_data: &[u8],
+                    buffer: InOutBuf<'_, '_, u8>,
+                    tag: &TagOf<Self>,
+                ) -> Result<()> {
+                    crate::mode::decrypt::<Self>(expanded_key, nonce, associated_data, buffer, tag)
+                }
+
+                fn lockstep<'p>(
+                    small_waves: bool,
+                    messages: &mut dyn Iterator<Item = Message<'p, Self>>,
+                ) -> u8 {
+                    crate::batch::lockstep::<Self>(small_waves, messages)
+                }
+
+                fn schedule<'p>(
+                    scheduler: Scheduler,
+                    messages: &mut dyn Iterator<Item = Message<'p, Self>>,
+                ) -> u8 {
+                    crate::batch::schedule::<Self>(scheduler, messages)
+                }
+            }
+        )*};
+    }
+
+    entry_points!(super::Spongent160, super::Spongent176, super::Keccak200);
 }
 
 /// A permutation that an [`Elephant`](crate::Elephant) instance is built on.
@@ -184,10 +275,6 @@ pub struct Spongent176;
 /// Keccak-f\[200\], the permutation of Delirium (25-byte blocks, 16-byte tags).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Keccak200;
-
-impl sealed::Sealed for Spongent160 {}
-impl sealed::Sealed for Spongent176 {}
-impl sealed::Sealed for Keccak200 {}
 
 impl Permutation for Spongent160 {
     type Block = [u8; 20];
