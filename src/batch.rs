@@ -54,9 +54,9 @@
 //! assert_eq!(packets[0].buffer(), b"reading 21.5 C");
 //! ```
 
-use crate::mode::batch::{Message, TagSlot, drive_all};
 use crate::mode::lockstep::{Lockstep, MAX_PER_STAGE};
 use crate::mode::plan::{SMALL_WAVE, WAVE};
+use crate::mode::schedule::{Message, TagSlot, interleave};
 use crate::mode::{self, BatchPlan, Scheduler, check_lengths, tag, window_for};
 use crate::scrub;
 use crate::{Elephant, Nonce, Permutation, Tag};
@@ -232,7 +232,7 @@ fn message<'p, P: Permutation, T>(
 /// the limits.
 ///
 /// Short packets go in lockstep ([`Lockstep`]), the others through the
-/// general scheduler ([`drive_all`]), one after the other in one frame
+/// general scheduler ([`interleave`]), one after the other in one frame
 /// whose stack is cleared afterwards.
 fn run_all<P: Permutation, T>(
     packets: &mut [Packet<'_, P, T>],
@@ -309,7 +309,7 @@ pub(crate) fn lockstep<'p, P: Permutation>(
 fn in_lockstep_waves<'p, P: Permutation, const WAVE: usize, const STATES: usize>(
     messages: &mut dyn Iterator<Item = Message<'p, P>>,
 ) -> u8 {
-    Lockstep::<P, WAVE, STATES>::new().drive(messages)
+    Lockstep::<P, WAVE, STATES>::new().process(messages)
 }
 
 /// Runs messages through the general scheduler in the plan's
@@ -321,9 +321,9 @@ pub(crate) fn schedule<'p, P: Permutation>(
 ) -> u8 {
     match scheduler {
         #[cfg(not(elephant_batch))]
-        Scheduler::OneBlock => drive_all::<P, 1, 1, { window_for(1) }>(messages),
+        Scheduler::OneBlock => interleave::<P, 1, 1, { window_for(1) }>(messages),
         #[cfg(elephant_batch)]
-        Scheduler::Short => drive_all::<
+        Scheduler::Short => interleave::<
             P,
             SMALL_WAVE,
             { mode::plan::SHORT_BATCH_RUN },
@@ -333,7 +333,7 @@ pub(crate) fn schedule<'p, P: Permutation>(
         // long messages still fill the run as a single-message call does.
         #[cfg(elephant_batch)]
         Scheduler::Small => {
-            drive_all::<P, SMALL_WAVE, { mode::RUN_BLOCKS }, { window_for(mode::RUN_BLOCKS / 2) }>(
+            interleave::<P, SMALL_WAVE, { mode::RUN_BLOCKS }, { window_for(mode::RUN_BLOCKS / 2) }>(
                 messages,
             )
         }
@@ -341,7 +341,7 @@ pub(crate) fn schedule<'p, P: Permutation>(
         // small; the other messages fill the run).
         #[cfg(elephant_batch)]
         Scheduler::Large => {
-            drive_all::<P, WAVE, { mode::RUN_BLOCKS }, { window_for(16) }>(messages)
+            interleave::<P, WAVE, { mode::RUN_BLOCKS }, { window_for(16) }>(messages)
         }
     }
 }

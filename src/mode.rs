@@ -6,12 +6,11 @@
 //! driver takes it and how deep the stack is cleared after it. A
 //! single-message call walks its message as a [`Call`] on a run of its
 //! own; the multi-message API (`crate::batch`) drives many calls on one
-//! shared run (`batch`), and short messages in `lockstep` (fixed stages,
+//! shared run (`schedule`), and short messages in `lockstep` (fixed stages,
 //! one loop over a wave of messages each). The one-block mode (firmware)
 //! takes a single message through `sequential`: one block and one
 //! permutation at a time.
 
-pub(crate) mod batch;
 mod call;
 mod data;
 mod keystream;
@@ -22,6 +21,7 @@ mod masks;
 mod parallel;
 pub(crate) mod plan;
 mod run;
+pub(crate) mod schedule;
 // The one-block mode's driver (on other builds, for its tests).
 #[cfg(any(test, not(elephant_batch)))]
 mod sequential;
@@ -60,7 +60,9 @@ pub(crate) const fn window_for(run_blocks: usize) -> usize {
 
 /// Runs `call` to its end on a run of its own.
 #[cfg(any(test, elephant_batch, feature = "rayon"))]
-pub(crate) fn drive<P: Permutation, const N: usize, const W: usize>(call: &mut Call<'_, P, W>) {
+pub(crate) fn run_to_end<P: Permutation, const N: usize, const W: usize>(
+    call: &mut Call<'_, P, W>,
+) {
     let mut run = Run::<P, N>::new();
     while !call.is_done() {
         call.queue(&mut run);
@@ -145,7 +147,7 @@ fn seal_with<P: Permutation, const N: usize, const W: usize>(
     // copied, and its frame counted twice.
     let mut call = Call::<P, W>::idle(expanded_key);
     call.begin_seal(expanded_key, nonce, associated_data, buffer);
-    drive::<P, N, W>(&mut call);
+    run_to_end::<P, N, W>(&mut call);
     call.tag()
 }
 
@@ -225,7 +227,7 @@ fn open_with<P: Permutation, const N: usize, const W: usize>(
     let mut call = Call::<P, W>::idle(expanded_key);
     call.begin_open(expanded_key, nonce, associated_data, buffer, tag);
     call.hold_keystream_if_one_step(N);
-    drive::<P, N, W>(&mut call);
+    run_to_end::<P, N, W>(&mut call);
     tag::verdict(call.accept_mask())
 }
 

@@ -42,7 +42,7 @@ use zeroize::Zeroize;
 
 pub(crate) mod sealed {
     use super::Permutation;
-    use crate::mode::batch::Message;
+    use crate::mode::schedule::Message;
     use crate::mode::{NONCE_SIZE, Scheduler, TagOf};
     use aead::Result;
     use aead::inout::InOutBuf;
@@ -190,7 +190,7 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     fn kernels() -> &'static str;
 
     /// How far back in the mask stream, from a byte φ appends, lie the
-    /// bytes that [`Self::feedback_lanes`] computes it from. The nearest
+    /// bytes that [`Self::feedback_word`] computes it from. The nearest
     /// of them bounds how many bytes one step of the word form can append;
     /// the farthest, how much stream it needs behind it.
     const FEEDBACK_BACK: &'static [usize];
@@ -203,7 +203,7 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     /// the taps lie far enough back. The same stream as
     /// [`Self::mask_feedback`]'s, once at least the farthest tap's distance
     /// of it exists.
-    fn feedback_lanes(back: impl Fn(usize) -> u64) -> u64;
+    fn feedback_word(back: impl Fn(usize) -> u64) -> u64;
 
     /// The byte that the mask LFSR φ appends: `mask_{i+1}` is `mask_i`
     /// shifted one byte towards the front with this byte at the end. So the
@@ -315,7 +315,7 @@ impl Permutation for Spongent160 {
     /// `x_0 ⋘ 3 ⊕ x_3 ≪ 7 ⊕ x_13 ≫ 7` with `x_13 ≫ 7 = (x_{−7} ≫ 4 ⊕
     /// x_{−4}) ∧ 1` (indices relative to the mask the byte is appended to).
     #[inline]
-    fn feedback_lanes(back: impl Fn(usize) -> u64) -> u64 {
+    fn feedback_word(back: impl Fn(usize) -> u64) -> u64 {
         bytes_rotl::<3, 5>(back(20))
             ^ bytes_shl::<7>(back(17))
             ^ ((bytes_shr::<4>(back(27)) ^ back(24)) & LOW_BITS)
@@ -357,7 +357,7 @@ impl Permutation for Spongent176 {
     /// `x_0 ⋘ 1 ⊕ x_3 ≪ 7 ⊕ x_19 ≫ 7` with `x_19 ≫ 7 = (x_{−3} ≫ 6 ⊕
     /// x_0) ∧ 1` (indices relative to the mask the byte is appended to).
     #[inline]
-    fn feedback_lanes(back: impl Fn(usize) -> u64) -> u64 {
+    fn feedback_word(back: impl Fn(usize) -> u64) -> u64 {
         let x0 = back(22);
         bytes_rotl::<1, 7>(x0)
             ^ bytes_shl::<7>(back(19))
@@ -394,7 +394,7 @@ impl Permutation for Keccak200 {
 
     /// `x_0 ⋘ 1 ⊕ x_2 ⋘ 1 ⊕ x_13 ≪ 1`.
     #[inline]
-    fn feedback_lanes(back: impl Fn(usize) -> u64) -> u64 {
+    fn feedback_word(back: impl Fn(usize) -> u64) -> u64 {
         bytes_rotl::<1, 7>(back(25) ^ back(23)) ^ bytes_shl::<1>(back(12))
     }
 }
@@ -456,7 +456,7 @@ mod tests {
     /// byte of every step: checked on streams from pseudo-random masks,
     /// so that no bit crosses into a neighbouring byte.
     #[test]
-    fn feedback_lanes_continue_the_byte_form() {
+    fn feedback_word_continues_the_byte_form() {
         fn check<P: Permutation>() {
             let mut seed = 0x9e37_79b9_7f4a_7c15u64;
             let mut next = || {
@@ -480,7 +480,7 @@ mod tests {
                         bytes.copy_from_slice(&stream[from..from + 8]);
                         u64::from_le_bytes(bytes)
                     };
-                    let lanes = P::feedback_lanes(|back| {
+                    let lanes = P::feedback_word(|back| {
                         assert!(P::FEEDBACK_BACK.contains(&back), "a listed tap");
                         word(at - back)
                     })

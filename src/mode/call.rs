@@ -122,6 +122,53 @@ impl Extent {
     }
 }
 
+/// Sealing: the ciphertext blocks `start..end` are written and their tag
+/// terms not yet queued (`start <= end`). The walk queues them oldest
+/// first, before its next keystream, as room on the run allows.
+#[derive(Clone, Copy, Debug)]
+struct Backlog {
+    start: usize,
+    end: usize,
+}
+
+impl Backlog {
+    const EMPTY: Self = Self { start: 0, end: 0 };
+
+    fn is_empty(self) -> bool {
+        self.start >= self.end
+    }
+
+    /// The oldest `count` blocks at most, now queued: taken off the backlog.
+    fn take(&mut self, count: usize) -> core::ops::Range<usize> {
+        let count = count.min(self.end.saturating_sub(self.start));
+        let taken = self.start..self.start.saturating_add(count);
+        self.start = taken.end;
+        taken
+    }
+}
+
+/// What the last [`Call::queue`] put on the run, for [`Call::take`] to take
+/// back in the same order: `terms` tag terms of the backlog, then the
+/// tag if `tag`, then the items of `phase` from the cursor `from` up to
+/// the call's cursor.
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    phase: Phase,
+    terms: usize,
+    tag: bool,
+    from: Cursor,
+}
+
+impl Queued {
+    /// Nothing on the run.
+    const NOTHING: Self = Self {
+        phase: Phase::Done,
+        terms: 0,
+        tag: false,
+        from: Cursor::START,
+    };
+}
+
 /// What [`Call::begin`] starts a call with (besides the nonce).
 struct Start<'a, P: Permutation> {
     expanded_key: &'a P::Block,
@@ -151,14 +198,10 @@ pub(crate) struct Call<'a, P: Permutation, const W: usize> {
     phase: Phase,
     /// The next item to queue.
     next: Cursor,
-    /// Sealing: ciphertext blocks written whose tag terms are not queued.
-    pending_start: usize,
-    pending_end: usize,
-    /// What the last [`Self::queue`] put on the run, for [`Self::take`].
-    flight_phase: Phase,
-    flight_terms: usize,
-    flight_tag: bool,
-    flight_from: Cursor,
+    /// Sealing: ciphertext written whose tag terms are not queued.
+    backlog: Backlog,
+    /// What the last [`Self::queue`] put on the run.
+    queued: Queued,
     /// The tag, once sealed.
     tag: TagOf<P>,
     /// Opening: `0xff` if the tag matched, else 0 ([`tag::accept_mask`]).
@@ -190,12 +233,8 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             sum: TagSum::new(),
             phase: Phase::Done,
             next: Cursor::START,
-            pending_start: 0,
-            pending_end: 0,
-            flight_phase: Phase::Done,
-            flight_terms: 0,
-            flight_tag: false,
-            flight_from: Cursor::START,
+            backlog: Backlog::EMPTY,
+            queued: Queued::NOTHING,
             tag: TagOf::<P>::default(),
             accept: 0,
         }
@@ -233,12 +272,8 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         }
         self.phase = Phase::Walk;
         self.next = Cursor::START;
-        self.pending_start = 0;
-        self.pending_end = 0;
-        self.flight_phase = Phase::Done;
-        self.flight_terms = 0;
-        self.flight_tag = false;
-        self.flight_from = Cursor::START;
+        self.backlog = Backlog::EMPTY;
+        self.queued = Queued::NOTHING;
         self.accept = 0;
         self.end_phase_if_finished();
     }
@@ -444,16 +479,17 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// Queues the next permutation inputs that are ready, as many as fit
     /// on `run` and in the mask window.
     pub(crate) fn queue<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        self.flight_phase = self.phase;
-        self.flight_terms = 0;
-        self.flight_tag = false;
-        self.flight_from = self.next;
+        self.queued = Queued {
+            phase: self.phase,
+            from: self.next,
+            ..Queued::NOTHING
+        };
         match self.phase {
             Phase::Walk => self.queue_walk(run),
             Phase::Tag => {
                 if run.room() > 0 {
                     self.sum.queue_final(run, self.expanded_key);
-                    self.flight_tag = true;
+                    self.queued.tag = true;
                     if !self.sealing && !self.holds_keystream() {
                         self.queue_keystream(run);
                     }
@@ -467,10 +503,10 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// The walk's items: first the tag terms of ciphertext just written,
     /// then the items of the next indices.
     fn queue_walk<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        let oldest = if self.pending_start < self.pending_end {
-            self.pending_start
-        } else {
+        let oldest = if self.backlog.is_empty() {
             self.next.index
+        } else {
+            self.backlog.start
         };
         // Each index up to `end` takes one item or more, but the current
         // one may have none left.
@@ -478,7 +514,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             .walk_end()
             .min(self.next.index.saturating_add(run.room()).saturating_add(1))
             .min(MaskWindow::<P, W>::reach_from(oldest));
-        self.masks.prepare(oldest, end.max(self.pending_end));
+        self.masks.prepare(oldest, end.max(self.backlog.end));
 
         // Sealing queues keystream first: the tag terms of ciphertext
         // already written can wait (within the window), so that every run
@@ -495,11 +531,9 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         } else {
             0
         };
-        let terms = self
-            .pending_end
-            .saturating_sub(self.pending_start)
-            .min(run.room().saturating_sub(keystream_ready));
-        let pending = self.pending_start..self.pending_start.saturating_add(terms);
+        let pending = self
+            .backlog
+            .take(run.room().saturating_sub(keystream_ready));
         let mut first_left = pending.start;
         let whole_end = pending.end.min(self.extent.whole_blocks);
         if cfg!(elephant_batch) && whole_end > first_left {
@@ -507,12 +541,11 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             self.queue_whole_pending(run, first_left, whole_end);
             first_left = whole_end;
         }
+        self.queued.terms = pending.len();
         for index in first_left..pending.end {
             self.queue_ciphertext_term(run, index);
         }
-        self.pending_start = self.pending_start.saturating_add(terms);
-        self.flight_terms = terms;
-        self.flight_from = self.next;
+        self.queued.from = self.next;
 
         // An index's items are queued when there is room for them; one
         // without items is passed over even on a full run, so that a call
@@ -630,7 +663,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
 
     /// Keystream blocks from the cursor on, as many as fit.
     fn queue_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        self.flight_from = self.next;
+        self.queued.from = self.next;
         let end = self
             .extent
             .keystream_blocks
@@ -652,25 +685,26 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// Takes back the results of what the last [`Self::queue`] put on the
     /// run, in the same order.
     pub(crate) fn take<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        self.sum.add_results(run, self.flight_terms);
-        if self.flight_tag {
+        self.sum.add_results(run, self.queued.terms);
+        if self.queued.tag {
             self.take_tag(run);
         }
-        match self.flight_phase {
+        match self.queued.phase {
             Phase::Walk => self.take_walk(run),
             Phase::Tag | Phase::Keystream => self.take_keystream(run),
             Phase::Done => {}
         }
-        self.flight_terms = 0;
-        self.flight_tag = false;
-        self.flight_phase = Phase::Done;
+        self.queued = Queued {
+            from: self.queued.from,
+            ..Queued::NOTHING
+        };
         self.end_phase_if_finished();
     }
 
-    /// The results of the walk's items from `flight_from` to the cursor.
+    /// The results of the walk's items from `queued.from` to the cursor.
     fn take_walk<const N: usize>(&mut self, run: &mut Run<P, N>) {
         let sealing = self.sealing;
-        let mut at = self.flight_from;
+        let mut at = self.queued.from;
         let next = self.next;
         let more = |at: Cursor| {
             at.index < next.index
@@ -703,7 +737,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
                         self.apply_keystream(keystream, index, 0xff);
                     }
                     // Its tag term goes into the next step.
-                    self.pending_end = index.saturating_add(1);
+                    self.backlog.end = index.saturating_add(1);
                 } else if index < self.extent.term_blocks {
                     if let Some(result) = run.take() {
                         self.sum.add(result.as_ref());
@@ -731,7 +765,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
             let applied = self.apply_whole_keystream(run, index, steady_end, 0xff);
             debug_assert!(applied, "sealing writes in place (`begin_seal`, `part`)");
             // Their tag terms go into the next step.
-            self.pending_end = steady_end;
+            self.backlog.end = steady_end;
         } else {
             self.sum.add_results(run, steady_end.saturating_sub(index));
         }
@@ -770,15 +804,15 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         run.release_held();
         self.next.index = blocks;
         // Nothing of the keystream is in flight.
-        self.flight_from = self.next;
+        self.queued.from = self.next;
     }
 
-    /// Opening's keystream results from `flight_from` to the cursor:
+    /// Opening's keystream results from `queued.from` to the cursor:
     /// each block's plaintext is written if the tag matched, and the
     /// output's own bytes again if not (so it is left as it was), without
     /// a branch on the verdict.
     fn take_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        let mut first_left = self.flight_from.index;
+        let mut first_left = self.queued.from.index;
         // The whole blocks in one loop, as in `take_steady`.
         let whole_end = self.next.index.min(self.extent.whole_blocks);
         if cfg!(elephant_batch)
@@ -845,7 +879,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     fn end_phase_if_finished(&mut self) {
         match self.phase {
             Phase::Walk => {
-                if self.next.index >= self.walk_end() && self.pending_start == self.pending_end {
+                if self.next.index >= self.walk_end() && self.backlog.is_empty() {
                     self.phase = if self.extent.finalize {
                         Phase::Tag
                     } else {

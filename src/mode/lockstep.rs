@@ -5,7 +5,7 @@
 //! every such packet: sealing is the keystream (with the term of the
 //! second block of `nonce ‖ associated data`, if any), then the
 //! ciphertext's tag terms, then the tag; opening is the tag terms, then the
-//! tag with the keystream. The general scheduler ([`super::batch`]) works
+//! tag with the keystream. The general scheduler ([`super::schedule`]) works
 //! that out anew for every packet at every step (about half of a 16-byte
 //! packet's instructions went there); here a wave of packets goes through
 //! the stages one after the other, each stage one loop over the packets
@@ -21,8 +21,8 @@
 //! are public; everything else is the same work for every packet.
 
 use super::NONCE_SIZE;
-use super::batch::{Message, TagSlot};
 use super::run::Run;
+use super::schedule::{Message, TagSlot};
 use super::tag::{self, padded_block_at};
 use crate::permutation::Permutation;
 use zeroize::Zeroize;
@@ -488,7 +488,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// Seals or opens every message (each must [`fit`](fits)), `WAVE` at
     /// a time; returns the AND of their accept masks (`0xff` if every tag
     /// matched).
-    pub(crate) fn drive(&mut self, mut messages: impl Iterator<Item = Message<'p, P>>) -> u8 {
+    pub(crate) fn process(&mut self, mut messages: impl Iterator<Item = Message<'p, P>>) -> u8 {
         let mut accept = 0xff;
         loop {
             let mut count = 0usize;
@@ -867,7 +867,7 @@ mod tests {
                     tag: TagSlot::Seal(tag),
                     outcome,
                 });
-            assert_eq!(Lockstep::<P, 3, 9>::new().drive(messages), 0xff);
+            assert_eq!(Lockstep::<P, 3, 9>::new().process(messages), 0xff);
             for (i, (nonce, ad, message)) in cases.iter().enumerate() {
                 let mut single = message.clone();
                 let tag = encrypt::<P>(&expanded_key, nonce, ad, single.as_mut_slice().into());
@@ -898,7 +898,7 @@ mod tests {
                     outcome,
                 });
             let forged = cases.len() > 1;
-            let accept = Lockstep::<P, 3, 9>::new().drive(messages);
+            let accept = Lockstep::<P, 3, 9>::new().process(messages);
             assert_eq!(accept, if forged { 0 } else { 0xff });
             for (i, (nonce, ad, message)) in cases.iter().enumerate() {
                 let mut single = sent[i].clone();

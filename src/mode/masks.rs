@@ -114,7 +114,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
         // wait for those stores.
         let mut recent = Recent::before(self.bytes.get(..position).unwrap_or_default());
         while position < wanted {
-            let new = P::feedback_lanes(|back| recent.word(back));
+            let new = P::feedback_word(|back| recent.word(back));
             let bytes = new.to_le_bytes();
             let step_end = position.saturating_add(Self::STEP);
             // A whole step is a copy of a fixed length; the last one of a

@@ -11,7 +11,7 @@ extern crate alloc;
 
 use super::call::Part;
 use super::keystream::copied_in;
-use super::{Call, NONCE_SIZE, RUN_BLOCKS, TagOf, drive, tag, window_for};
+use super::{Call, NONCE_SIZE, RUN_BLOCKS, TagOf, run_to_end, tag, window_for};
 use crate::permutation::Permutation;
 use aead::Result;
 use aead::inout::InOutBuf;
@@ -82,7 +82,7 @@ fn run_part<P: Permutation>(
 ) -> P::Block {
     crate::scrub::in_worker(|| {
         let mut call = Call::<P, WINDOW>::part(first_mask, nonce, part, last);
-        drive::<P, RUN_BLOCKS, WINDOW>(&mut call);
+        run_to_end::<P, RUN_BLOCKS, WINDOW>(&mut call);
         let mut sum = P::Block::default();
         sum.as_mut().copy_from_slice(call.sum());
         sum
@@ -123,7 +123,7 @@ pub(super) fn encrypt<P: Permutation>(
         Call::<P, WINDOW>::associated_data_and_tag(expanded_key, nonce, associated_data, None);
     call.add_to_sum(sum.as_ref());
     sum.zeroize();
-    drive::<P, RUN_BLOCKS, WINDOW>(&mut call);
+    run_to_end::<P, RUN_BLOCKS, WINDOW>(&mut call);
     call.tag()
 }
 
@@ -153,7 +153,7 @@ pub(super) fn decrypt<P: Permutation>(
         Call::<P, WINDOW>::associated_data_and_tag(expanded_key, nonce, associated_data, Some(tag));
     call.add_to_sum(sum.as_ref());
     sum.zeroize();
-    drive::<P, RUN_BLOCKS, WINDOW>(&mut call);
+    run_to_end::<P, RUN_BLOCKS, WINDOW>(&mut call);
     tag::verdict_then(call.accept_mask(), || {
         let data = copied_in(buffer);
         data.par_chunks_mut(part_bytes::<P>())

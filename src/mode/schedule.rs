@@ -42,7 +42,7 @@ pub(crate) enum TagSlot<'p, P: Permutation> {
 }
 
 /// A slot for a message in flight: its call, and where its results go.
-struct Flight<'p, P: Permutation, const W: usize> {
+struct Slot<'p, P: Permutation, const W: usize> {
     call: Call<'p, P, W>,
     /// Sealing: where the tag goes.
     tag: Option<&'p mut TagOf<P>>,
@@ -50,7 +50,7 @@ struct Flight<'p, P: Permutation, const W: usize> {
     outcome: Option<&'p mut Result<()>>,
 }
 
-impl<'p, P: Permutation, const W: usize> Flight<'p, P, W> {
+impl<'p, P: Permutation, const W: usize> Slot<'p, P, W> {
     /// Starts `message`'s call in this slot, in place.
     #[inline(always)]
     fn start(&mut self, message: Message<'p, P>) {
@@ -101,34 +101,40 @@ impl<'p, P: Permutation, const W: usize> Flight<'p, P, W> {
 // A frame of its own: a multi-message call holds one configuration's
 // slots at a time on its stack.
 #[inline(never)]
-pub(crate) fn drive_all<'p, P: Permutation, const WAVE: usize, const RUN: usize, const W: usize>(
+pub(crate) fn interleave<
+    'p,
+    P: Permutation,
+    const WAVE: usize,
+    const RUN: usize,
+    const W: usize,
+>(
     mut messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
     // Empty slots cost nothing to make; a slot gets its call when it is
     // first used, and keeps it for the messages after.
-    let mut slots: [Option<Flight<'p, P, W>>; WAVE] = [const { None }; WAVE];
+    let mut slots: [Option<Slot<'p, P, W>>; WAVE] = [const { None }; WAVE];
     let mut run = Run::<P, RUN>::new();
     let mut accept = 0xff;
     let mut more = true;
     loop {
         let mut in_flight = false;
-        for slot in &mut slots {
-            let free = slot.as_ref().is_none_or(|flight| flight.outcome.is_none());
+        for entry in &mut slots {
+            let free = entry.as_ref().is_none_or(|slot| slot.outcome.is_none());
             if free && more {
                 match messages.next() {
                     Some(message) => {
-                        let flight = slot.get_or_insert_with(|| Flight {
+                        let slot = entry.get_or_insert_with(|| Slot {
                             call: Call::idle(message.expanded_key),
                             tag: None,
                             outcome: None,
                         });
-                        flight.start(message);
+                        slot.start(message);
                     }
                     None => more = false,
                 }
             }
-            if let Some(flight) = slot.as_mut().filter(|flight| flight.outcome.is_some()) {
-                flight.call.queue(&mut run);
+            if let Some(slot) = entry.as_mut().filter(|slot| slot.outcome.is_some()) {
+                slot.call.queue(&mut run);
                 in_flight = true;
             }
         }
@@ -136,11 +142,11 @@ pub(crate) fn drive_all<'p, P: Permutation, const WAVE: usize, const RUN: usize,
             return accept;
         }
         run.evaluate();
-        for flight in slots.iter_mut().flatten() {
-            if flight.outcome.is_some() {
-                flight.call.take(&mut run);
-                if flight.call.is_done() {
-                    accept &= flight.finish();
+        for slot in slots.iter_mut().flatten() {
+            if slot.outcome.is_some() {
+                slot.call.take(&mut run);
+                if slot.call.is_done() {
+                    accept &= slot.finish();
                 }
             }
         }
