@@ -18,7 +18,7 @@
 //! The regrouping of step 2 is a transpose of index bits. For the low words
 //! it is five swaps of a word-index bit with a bit-index bit (two word pairs
 //! each) and one renaming; the high parts are one word unzipped by four
-//! (b = 160), or one such swap and three inside the two words (b = 176).
+//! (b = 160), or five such swaps on the pair of words (b = 176).
 //! The words are named one by one, never looped over, so that they stay in
 //! registers (at opt-level "s" LLVM keeps a looped-over array in memory).
 //! Nothing branches on or indexes by the state.
@@ -134,9 +134,9 @@ fn round_176(words: &mut [u32; 6], counter: u8, reversed: u8) {
     let w0 = w0 ^ u32::from(counter);
     let w5 = w5 ^ (u32::from(reversed) << 8);
     // Planes: nibbles 0..32 in the low words; 32..44 in two words, planes
-    // 0 and 2 in the low halves, 1 and 3 in the high halves.
+    // 0 and 1 in their low halves, 2 and 3 in their high halves.
     let [a, b] = high_planes_176(w4, w5);
-    let [h0, h1, h2, h3] = sbox([a, a >> 16, b, b >> 16]);
+    let [h0, h1, h2, h3] = sbox([a, b, a >> 16, b >> 16]);
     let [l0, l1, l2, l3] = sbox(low_planes([w0, w1, w2, w3]));
     // Plane t, 44 bits (low word, then 12 bits of its high word), goes to
     // bits 44t .. 44t + 44.
@@ -152,13 +152,21 @@ fn round_176(words: &mut [u32; 6], counter: u8, reversed: u8) {
 
 /// Nibbles 32..44 of Spongent-π\[176\] (word 4, and word 5's low half) to
 /// the high parts of the four planes: bit `4m + t` of nibble `32 + m` goes
-/// to bit `16·t0 + m` of word `t1`. As index bits, (word `w`, bit
-/// `m2 m1 m0 t1 t0`) become (word `t1`, bit `t0 w m2 m1 m0`): one swap of
-/// the word bit with bit 1, then three swaps inside the words.
+/// to bit `16·t1 + m` of word `t0`. As index bits, (word `w`, bit
+/// `m2 m1 m0 t1 t0`) become (word `t0`, bit `t1 w m2 m1 m0`): five swaps of
+/// the word bit with a bit-index bit, which is fewer instructions than
+/// fewer such swaps completed by swaps inside the words (those cost twice
+/// as much, one per word, and the one that moves bit 4 has a mask Thumb-2
+/// cannot take as an immediate).
 #[inline(always)]
 fn high_planes_176(mut w4: u32, mut w5: u32) -> [u32; 2] {
+    // The word bit holds, in turn: w, m1, t1, m2, m0, t0.
+    cross_swap::<8>(&mut w4, &mut w5, 0x00ff_00ff);
     cross_swap::<2>(&mut w4, &mut w5, 0x3333_3333);
-    [unzip4_low(w4), unzip4_low(w5)]
+    let (mut w4, mut w5) = swap_halves(w4, w5);
+    cross_swap::<4>(&mut w4, &mut w5, 0x0f0f_0f0f);
+    cross_swap::<1>(&mut w4, &mut w5, 0x5555_5555);
+    [w4, w5]
 }
 
 /// Swaps the bits of `low` whose index has bit `log2(SHIFT)` set with the
@@ -233,15 +241,6 @@ fn unzip4(x: u32) -> u32 {
     let x = delta_swap::<6>(x, 0x00cc_00cc); // 1 ↔ 3
     let x = delta_swap::<12>(x, 0x0000_f0f0); // 2 ↔ 4
     delta_swap::<8>(x, 0x0000_ff00) // 3 ↔ 4
-}
-
-/// The first three steps of [`unzip4`]: index bits `b4 b3 b2 b1 b0`
-/// become `b0 b1 b4 b3 b2`.
-#[inline(always)]
-fn unzip4_low(x: u32) -> u32 {
-    let x = delta_swap::<3>(x, 0x0a0a_0a0a); // index bits 0 ↔ 2
-    let x = delta_swap::<6>(x, 0x00cc_00cc); // 1 ↔ 3
-    delta_swap::<12>(x, 0x0000_f0f0) // 2 ↔ 4
 }
 
 /// The little-endian word at byte `at` of a block: four bytes, or the two
@@ -329,7 +328,7 @@ mod tests {
         for block in random_blocks::<6>(50, 11) {
             let (w4, w5) = (get(&block, 0), get(&block, 4));
             let [a, b] = high_planes_176(w4, w5);
-            let planes = [a & 0xffff, a >> 16, b & 0xffff, b >> 16];
+            let planes = [a & 0xffff, b & 0xffff, a >> 16, b >> 16];
             for m in 0..12 {
                 for t in 0..4 {
                     let bit = if m < 8 {
