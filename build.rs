@@ -17,6 +17,10 @@
 //!   barrel shifter (RV32, ARMv6-M, ARMv8-M Baseline), which get the
 //!   Keccak-f\[200\] kernel with plain rotations; stable Rust has no
 //!   `target_feature` that tells them from Thumb-2 cores.
+//! - `elephant_pkh`: Arm v7E-M (`thumbv7em*`), whose DSP instructions
+//!   merge two half-words in one (`pkhbt`, `pkhtb`); the Spongent kernel
+//!   moves half-words that way there. Stable Rust reports no `dsp` target
+//!   feature.
 //!
 //! `--cfg elephant_force_soft` (the user's switch) turns every SIMD name
 //! off: only the portable kernels are built.
@@ -25,12 +29,13 @@ use std::env;
 use std::process::Command;
 
 /// The names this script may set (each declared for `check-cfg`).
-const NAMES: [&str; 5] = [
+const NAMES: [&str; 6] = [
     "elephant_batch",
     "elephant_x86",
     "elephant_avx512",
     "elephant_neon",
     "elephant_no_barrel_shifter",
+    "elephant_pkh",
 ];
 
 fn main() {
@@ -64,6 +69,7 @@ fn main() {
             .iter()
             .any(|prefix| triple.starts_with(prefix)),
     );
+    set("elephant_pkh", triple.starts_with("thumbv7em"));
 }
 
 /// The compiler's minor version: 89 for "rustc 1.89.0 (…)" or

@@ -8,7 +8,8 @@
 //! 1. adds the round constant to the first and the last byte;
 //! 2. regroups the words into four bit planes (plane `t` holds bit `t` of
 //!    every nibble), each plane split into a low word (nibbles 0..32) and a
-//!    high word (the 8 or 12 nibbles past them);
+//!    high part (the 8 or 12 nibbles past them: for b = 176, two planes'
+//!    12 bits to a word, one in each half);
 //! 3. applies the S-box to the planes as a boolean circuit;
 //! 4. concatenates the planes back into words: the bit permutation sends bit
 //!    `t` of nibble `n` to `n + t·b/4`, so the new state *is* plane 0 ‖ plane
@@ -16,7 +17,10 @@
 //!
 //! The regrouping of step 2 is a transpose of index bits. For the low words
 //! it is five swaps of a word-index bit with a bit-index bit (two word pairs
-//! each) and one renaming; the high words are one word unzipped by four.
+//! each) and one renaming; the high parts are one word unzipped by four
+//! (b = 160), or five such swaps on the pair of words (b = 176).
+//! The words are named one by one, never looped over, so that they stay in
+//! registers (at opt-level "s" LLVM keeps a looped-over array in memory).
 //! Nothing branches on or indexes by the state.
 
 use super::super::sbox::sbox;
@@ -48,23 +52,51 @@ const CONSTANTS_160: [[u8; 2]; ROUNDS_160] = round_constants(COUNTER_160);
 const CONSTANTS_176: [[u8; 2]; ROUNDS_176] = round_constants(COUNTER_176);
 
 /// Spongent-π\[160\] on one block.
+///
+/// The state is not wiped here: what is left of it lives in this frame,
+/// which the public call that got here clears when it is done
+/// (`src/scrub.rs`, checked by the firmware benchmark's scan of the dead
+/// stack).
 pub(in crate::permutation) fn permute_160(block: &mut [u8; 20]) {
-    let mut words = load::<20, 5>(block);
+    let mut words = [
+        get(block, 0),
+        get(block, 4),
+        get(block, 8),
+        get(block, 12),
+        get(block, 16),
+    ];
     for &[counter, reversed] in &CONSTANTS_160 {
         round_160(&mut words, counter, reversed);
     }
-    store(&words, block);
-    wipe(&mut words);
+    let [w0, w1, w2, w3, w4] = words;
+    put(block, 0, w0);
+    put(block, 4, w1);
+    put(block, 8, w2);
+    put(block, 12, w3);
+    put(block, 16, w4);
 }
 
-/// Spongent-π\[176\] on one block.
+/// Spongent-π\[176\] on one block (not wiped here either: see
+/// [`permute_160`]).
 pub(in crate::permutation) fn permute_176(block: &mut [u8; 22]) {
-    let mut words = load::<22, 6>(block);
+    let mut words = [
+        get(block, 0),
+        get(block, 4),
+        get(block, 8),
+        get(block, 12),
+        get(block, 16),
+        get(block, 20),
+    ];
     for &[counter, reversed] in &CONSTANTS_176 {
         round_176(&mut words, counter, reversed);
     }
-    store(&words, block);
-    wipe(&mut words);
+    let [w0, w1, w2, w3, w4, w5] = words;
+    put(block, 0, w0);
+    put(block, 4, w1);
+    put(block, 8, w2);
+    put(block, 12, w3);
+    put(block, 16, w4);
+    put(block, 20, w5);
 }
 
 /// One round of Spongent-π\[160\] on the five natural words.
@@ -93,7 +125,7 @@ fn round_160(words: &mut [u32; 5], counter: u8, reversed: u8) {
 }
 
 /// One round of Spongent-π\[176\] on the six natural words (the last holds
-/// bytes 20 and 21 in its low half).
+/// bytes 20 and 21 in its low half, its high half clear).
 #[inline(always)]
 fn round_176(words: &mut [u32; 6], counter: u8, reversed: u8) {
     let [w0, w1, w2, w3, w4, w5] = *words;
@@ -101,18 +133,11 @@ fn round_176(words: &mut [u32; 6], counter: u8, reversed: u8) {
     // latter bit-reversed.
     let w0 = w0 ^ u32::from(counter);
     let w5 = w5 ^ (u32::from(reversed) << 8);
-    // Planes: nibbles 0..32 in the low words; 32..40 in byte t of unzip4(w4),
-    // 40..44 in nibble t of unzip4_16(w5).
-    let low = low_planes([w0, w1, w2, w3]);
-    let (h4, h5) = (unzip4(w4), unzip4_16(w5));
-    let high = [
-        (h4 & 0xff) | ((h5 & 0xf) << 8),
-        ((h4 >> 8) & 0xff) | (((h5 >> 4) & 0xf) << 8),
-        ((h4 >> 16) & 0xff) | (((h5 >> 8) & 0xf) << 8),
-        (h4 >> 24) | (((h5 >> 12) & 0xf) << 8),
-    ];
-    let [l0, l1, l2, l3] = sbox(low);
-    let [h0, h1, h2, h3] = sbox(high);
+    // Planes: nibbles 0..32 in the low words; 32..44 in two words, planes
+    // 0 and 1 in their low halves, 2 and 3 in their high halves.
+    let [a, b] = high_planes_176(w4, w5);
+    let [h0, h1, h2, h3] = sbox([a, b, a >> 16, b >> 16]);
+    let [l0, l1, l2, l3] = sbox(low_planes([w0, w1, w2, w3]));
     // Plane t, 44 bits (low word, then 12 bits of its high word), goes to
     // bits 44t .. 44t + 44.
     *words = [
@@ -125,6 +150,25 @@ fn round_176(words: &mut [u32; 6], counter: u8, reversed: u8) {
     ];
 }
 
+/// Nibbles 32..44 of Spongent-π\[176\] (word 4, and word 5's low half) to
+/// the high parts of the four planes: bit `4m + t` of nibble `32 + m` goes
+/// to bit `16·t1 + m` of word `t0`. As index bits, (word `w`, bit
+/// `m2 m1 m0 t1 t0`) become (word `t0`, bit `t1 w m2 m1 m0`): five swaps of
+/// the word bit with a bit-index bit, 4 instructions each for both words,
+/// cheaper than any sequence with swaps inside the words (4 per word each;
+/// the one that moves bit 4 needs a mask Thumb-2 cannot take as an
+/// immediate).
+#[inline(always)]
+fn high_planes_176(mut w4: u32, mut w5: u32) -> [u32; 2] {
+    // The word bit holds, in turn: w, m1, t1, m2, m0, t0.
+    cross_swap::<8>(&mut w4, &mut w5, 0x00ff_00ff);
+    cross_swap::<2>(&mut w4, &mut w5, 0x3333_3333);
+    let (mut w4, mut w5) = swap_halves(w4, w5);
+    cross_swap::<4>(&mut w4, &mut w5, 0x0f0f_0f0f);
+    cross_swap::<1>(&mut w4, &mut w5, 0x5555_5555);
+    [w4, w5]
+}
+
 /// Swaps the bits of `low` whose index has bit `log2(SHIFT)` set with the
 /// bits of `high` whose index has it clear (`mask` selects the latter): one
 /// swap of a word-index bit with a bit-index bit, for one pair of words.
@@ -135,6 +179,28 @@ fn cross_swap<const SHIFT: u32>(low: &mut u32, high: &mut u32, mask: u32) {
     *low ^= t << SHIFT;
 }
 
+/// [`cross_swap`] by 16: the high half of `low` and the low half of `high`
+/// trade places. Arm v7E-M merges halves in one `pkhbt` or `pkhtb`, two
+/// instructions where the XORs take four; elsewhere the merge costs more.
+#[inline(always)]
+fn swap_halves(mut low: u32, mut high: u32) -> (u32, u32) {
+    if cfg!(elephant_pkh) {
+        merge_halves(low, high)
+    } else {
+        cross_swap::<16>(&mut low, &mut high, 0x0000_ffff);
+        (low, high)
+    }
+}
+
+/// [`swap_halves`] as merges of half-words (its form on Arm v7E-M).
+#[inline(always)]
+fn merge_halves(low: u32, high: u32) -> (u32, u32) {
+    (
+        (low & 0xffff) | (high << 16),
+        (high & 0xffff_0000) | (low >> 16),
+    )
+}
+
 /// Four natural words (nibbles 0..32) to the low words of the four planes:
 /// bit `4m + t` of word `j` goes to bit `8j + m` of plane `t`. As index bits,
 /// (word `j1 j0`, bit `m2 m1 m0 t1 t0`) become (word `t1 t0`, bit
@@ -143,8 +209,8 @@ fn cross_swap<const SHIFT: u32>(low: &mut u32, high: &mut u32, mask: u32) {
 #[inline(always)]
 fn low_planes([mut a, mut b, mut c, mut d]: [u32; 4]) -> [u32; 4] {
     // Word pairs differing in word-index bit 1: (a, c) and (b, d).
-    cross_swap::<16>(&mut a, &mut c, 0x0000_ffff);
-    cross_swap::<16>(&mut b, &mut d, 0x0000_ffff);
+    (a, c) = swap_halves(a, c);
+    (b, d) = swap_halves(b, d);
     cross_swap::<4>(&mut a, &mut c, 0x0f0f_0f0f);
     cross_swap::<4>(&mut b, &mut d, 0x0f0f_0f0f);
     cross_swap::<1>(&mut a, &mut c, 0x5555_5555);
@@ -177,51 +243,29 @@ fn unzip4(x: u32) -> u32 {
     delta_swap::<8>(x, 0x0000_ff00) // 3 ↔ 4
 }
 
-/// "Unzip by 4" of a 16-bit value: bit `4m + t` moves to bit `4t + m`
-/// (index bits `m1 m0 t1 t0` become `t1 t0 m1 m0`).
+/// The little-endian word at byte `at` of a block: four bytes, or the two
+/// that end a Spongent-π\[176\] block. Whole words go in one load where
+/// the core reads unaligned words; the words are named one by one, not
+/// looped over, so that they stay in registers.
 #[inline(always)]
-fn unzip4_16(x: u32) -> u32 {
-    let x = delta_swap::<3>(x, 0x0a0a); // index bits 0 ↔ 2
-    delta_swap::<6>(x, 0x00cc) // 1 ↔ 3
-}
-
-/// The block as `N` little-endian words (the last one zero-filled).
-#[inline(always)]
-fn load<const BYTES: usize, const N: usize>(block: &[u8; BYTES]) -> [u32; N] {
-    let mut words = [0u32; N];
-    for (word, bytes) in words.iter_mut().zip(block.chunks(4)) {
-        *word = bytes
-            .iter()
-            .rev()
-            .fold(0, |word, byte| (word << 8) | u32::from(*byte));
-    }
-    words
-}
-
-/// Writes the words back to the block (the inverse of [`load`]): whole
-/// words, then the bytes of a last, partial one one by one (a copy of it
-/// would call `memcpy`, whose frame firmware pays in stack).
-#[inline(always)]
-fn store<const BYTES: usize, const N: usize>(words: &[u32; N], block: &mut [u8; BYTES]) {
-    let mut chunks = block.chunks_exact_mut(4);
-    for (bytes, word) in chunks.by_ref().zip(words) {
-        bytes.copy_from_slice(&word.to_le_bytes());
-    }
-    let rest = chunks.into_remainder();
-    if let Some(last) = words.get(BYTES / 4) {
-        let mut last = *last;
-        for byte in rest {
-            *byte = last.to_le_bytes()[0];
-            last >>= 8;
-        }
+fn get(block: &[u8], at: usize) -> u32 {
+    let bytes = block.get(at..).unwrap_or_default();
+    match (bytes.first_chunk::<4>(), bytes.first_chunk::<2>()) {
+        (Some(word), _) => u32::from_le_bytes(*word),
+        (None, Some(half)) => u32::from(u16::from_le_bytes(*half)),
+        (None, None) => 0,
     }
 }
 
-/// Clears the state words so the permutation's last state does not stay in
-/// this frame.
+/// Writes `word` at byte `at` of a block (the inverse of [`get`]).
 #[inline(always)]
-fn wipe<const N: usize>(words: &mut [u32; N]) {
-    zeroize::Zeroize::zeroize(words);
+fn put(block: &mut [u8], at: usize, word: u32) {
+    let bytes = block.get_mut(at..).unwrap_or_default();
+    if let Some(whole) = bytes.first_chunk_mut::<4>() {
+        *whole = word.to_le_bytes();
+    } else if let Some(half) = bytes.first_chunk_mut::<2>() {
+        *half = [word.to_le_bytes()[0], word.to_le_bytes()[1]];
+    }
 }
 
 #[cfg(test)]
@@ -250,7 +294,7 @@ mod tests {
     #[test]
     fn low_planes_gather_bit_t_of_every_nibble() {
         for block in random_blocks::<16>(20, 5) {
-            let words: [u32; 4] = load(&block);
+            let words = [0, 4, 8, 12].map(|at| get(&block, at));
             let planes = low_planes(words);
             for j in 0..4 {
                 for m in 0..8 {
@@ -264,21 +308,75 @@ mod tests {
     }
 
     #[test]
-    fn unzips_gather_bit_t_of_every_nibble() {
+    fn unzip_gathers_bit_t_of_every_nibble() {
         for word in random_blocks::<4>(50, 9)
             .into_iter()
             .map(u32::from_le_bytes)
         {
-            let (wide, narrow) = (unzip4(word), unzip4_16(word & 0xffff));
+            let wide = unzip4(word);
             for m in 0..8 {
                 for t in 0..4 {
                     let bit = (word >> (4 * m + t)) & 1;
                     assert_eq!((wide >> (8 * t + m)) & 1, bit);
-                    if m < 4 {
-                        assert_eq!((narrow >> (4 * t + m)) & 1, bit);
-                    }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn high_planes_176_gather_bit_t_of_nibbles_32_to_44() {
+        for block in random_blocks::<6>(50, 11) {
+            let (w4, w5) = (get(&block, 0), get(&block, 4));
+            let [a, b] = high_planes_176(w4, w5);
+            let planes = [a & 0xffff, b & 0xffff, a >> 16, b >> 16];
+            for m in 0..12 {
+                for t in 0..4 {
+                    let bit = if m < 8 {
+                        w4 >> (4 * m + t)
+                    } else {
+                        w5 >> (4 * (m - 8) + t)
+                    } & 1;
+                    assert_eq!((planes[t] >> m) & 1, bit, "nibble {} bit {t}", 32 + m);
+                }
+            }
+            // Nothing else: bits 12..16 of every plane stay clear.
+            assert!(planes.iter().all(|plane| plane >> 12 == 0));
+        }
+    }
+
+    #[test]
+    fn half_swaps_agree() {
+        for words in random_blocks::<8>(50, 13) {
+            let (low, high) = (get(&words, 0), get(&words, 4));
+            let (mut x, mut y) = (low, high);
+            cross_swap::<16>(&mut x, &mut y, 0x0000_ffff);
+            assert_eq!(
+                (x, y),
+                (
+                    (low & 0xffff) | (high << 16),
+                    (high >> 16 << 16) | (low >> 16)
+                )
+            );
+            assert_eq!(merge_halves(low, high), (x, y));
+            assert_eq!(swap_halves(low, high), (x, y));
+        }
+    }
+
+    #[test]
+    fn words_go_in_and_out_little_endian() {
+        for block in random_blocks::<22>(20, 17) {
+            let words = [0, 4, 8, 12, 16, 20].map(|at| get(&block, at));
+            for (at, word) in words.iter().enumerate() {
+                let bytes = word.to_le_bytes();
+                let n = if at < 5 { 4 } else { 2 };
+                assert_eq!(bytes[..n], block[4 * at..4 * at + n]);
+                assert!(bytes[n..].iter().all(|&byte| byte == 0));
+            }
+            let mut out = [0u8; 22];
+            for (at, word) in words.iter().enumerate() {
+                put(&mut out, 4 * at, *word);
+            }
+            assert_eq!(out, block);
         }
     }
 }
