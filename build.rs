@@ -38,8 +38,12 @@ const NAMES: [&str; 6] = [
     "elephant_pkh",
 ];
 
+/// The names a user or a tool sets with `--cfg`: the portable switch, and
+/// the tier benchmarks' access to every kernel.
+const USER_NAMES: [&str; 2] = ["elephant_force_soft", "elephant_bench_tiers"];
+
 fn main() {
-    for name in NAMES {
+    for name in NAMES.iter().chain(&USER_NAMES) {
         println!("cargo::rustc-check-cfg=cfg({name})");
     }
     println!("cargo::rerun-if-env-changed=RUSTC");

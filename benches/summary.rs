@@ -15,15 +15,6 @@
 //! machine, so the ratio holds on a busy one too. The full criterion suite
 //! is `cargo bench -p elephant-aead-benches` (`benches/criterion`).
 
-// A benchmark fails by panicking; filler bytes truncate on purpose.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::cast_possible_truncation,
-    clippy::cast_precision_loss
-)]
-
 use aes_gcm::Aes128Gcm;
 use ascon_aead::AsconAead128;
 use chacha20poly1305::ChaCha20Poly1305;

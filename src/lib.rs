@@ -35,9 +35,32 @@
 //!   [`AeadCore`], [`AeadInOut`], [`KeyInit`], [`KeySizeUser`], [`consts`],
 //!   and the crate itself as [`aead`].
 #![cfg_attr(docsrs, feature(doc_cfg))]
-// Library code must not panic on any input: no unchecked indexing or
-// arithmetic (the few justified exceptions say why where they are allowed).
-#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+// The project's lint policy, in one place. The library must not panic on
+// any input: no unwrap, no unchecked indexing or arithmetic. Where an
+// invariant holds by construction, the code says so in a scoped
+// `#[expect(.., reason = ..)]` (with a `debug_assert!` where it can be
+// checked) instead of hiding it behind a silent default. Every `unsafe`
+// block states its safety argument. (Tests, examples and benchmarks are
+// crates of their own: they may panic and index.)
+#![deny(
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+#![warn(
+    missing_docs,
+    missing_debug_implementations,
+    unused_qualifications,
+    trivial_casts,
+    clippy::cast_lossless,
+    clippy::cast_possible_truncation,
+    clippy::semicolon_if_nothing_returned,
+    clippy::must_use_candidate
+)]
 
 pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
 

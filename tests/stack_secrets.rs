@@ -21,18 +21,13 @@
 //! between the paint and the read. x86-64 and aarch64 only (the read is
 //! `asm!`); elsewhere the test says so and passes.
 
+// As in the library: each `unsafe` block states its safety argument.
+#![deny(clippy::undocumented_unsafe_blocks)]
 // Elsewhere than x86-64 and aarch64 only the placeholder test at the end is built, so
 // the probe's imports and constants are unused there.
 #![cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(unused_imports, dead_code)
-)]
-// A failing test panics; test data truncates on purpose.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::cast_possible_truncation
 )]
 
 mod common;

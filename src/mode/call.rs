@@ -632,11 +632,13 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// sealing, those written in the last step), in one loop (not inlined,
     /// as `queue_steady`).
     #[inline(never)]
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "`to` is at most the message's whole blocks (`Extent::whole_blocks`)"
+    )]
     fn queue_whole_pending<const N: usize>(&mut self, run: &mut Run<P, N>, from: usize, to: usize) {
-        let blocks = self.data.read().get(block_range::<P>(from, to));
-        debug_assert!(blocks.is_some(), "blocks {from}..{to} are whole");
-        self.sum
-            .queue_whole_terms(run, &self.masks, blocks.unwrap_or_default(), from);
+        let blocks = &self.data.read()[block_range::<P>(from, to)];
+        self.sum.queue_whole_terms(run, &self.masks, blocks, from);
     }
 
     /// Where the steady state that starts at `at` ends, at most at `limit`

@@ -70,11 +70,13 @@ type Words = [u64; WORDS];
 /// `8 × (bytes mod 8)`: the shift amount for a byte's place in a word
 /// (under 64, so no shift below needs a check for 64 or more).
 #[inline(always)]
+#[expect(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    reason = "bytes % 8 is under 8: it converts exactly, and 8 times it is under 64"
+)]
 fn bits(bytes: usize) -> u32 {
-    // Under 8: the conversion never fails.
-    u32::try_from(bytes % WORD)
-        .unwrap_or_default()
-        .wrapping_mul(8)
+    8 * (bytes % WORD) as u32
 }
 
 /// `word` moved `bytes` (under 8) bytes up.

@@ -309,8 +309,14 @@ impl Recent {
 
     /// Appends the low `count` (1 to 8) bytes of `new`.
     #[cfg_attr(elephant_batch, inline(always))]
+    #[expect(
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_truncation,
+        reason = "count is 1 to 8 (checked in debug builds): 8 times it is at most 64"
+    )]
     fn push(&mut self, new: u64, count: usize) {
-        let bits = u32::try_from(count).unwrap_or(8).wrapping_mul(8);
+        debug_assert!((1..=8).contains(&count), "1 to 8 bytes");
+        let bits = 8 * count as u32;
         let kept = u128::from(new) & (u128::MAX >> 128u32.wrapping_sub(bits));
         let rest = 128u32.wrapping_sub(bits);
         self.low = self.low.wrapping_shr(bits) | self.high.wrapping_shl(rest);

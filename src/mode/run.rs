@@ -100,8 +100,10 @@ impl<P: Permutation, const N: usize> Run<P, N> {
     /// Permutes every queued state in one batch; [`Self::take`] then gives
     /// the results in queue order.
     pub(crate) fn evaluate(&mut self) {
-        let states = self.states.get_mut(self.held..self.queued);
-        P::permute_batch(states.unwrap_or_default());
+        // held <= queued <= N: states are held only once queued, and queued
+        // only with room. A broken invariant panics here, never permutes
+        // nothing in silence.
+        P::permute_batch(&mut self.states[self.held..self.queued]);
         self.taken = self.held;
     }
 

@@ -8,14 +8,6 @@
 //! boundaries, AD longer than the message, empty messages, keys shared by
 //! several packets, and tampered packets next to good ones.
 
-// A failing test panics; test data truncates on purpose.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::cast_possible_truncation
-)]
-
 use elephant_aead::batch::{self, Outcome, Packet};
 use elephant_aead::{
     AeadInOut, Elephant, Keccak200, KeyInit, Nonce, Permutation, Spongent160, Spongent176, Tag,

@@ -1,14 +1,6 @@
 //! The official Elephant v2 known-answer tests, every entry through the
 //! public API, with tampering of tag, ciphertext, AD and nonce rejected.
 
-// A failing test panics; test data is made by deliberately truncating casts.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::cast_possible_truncation
-)]
-
 use crate::common;
 
 use common::hex;

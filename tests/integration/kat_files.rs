@@ -13,9 +13,6 @@
 //! against the FIPS 180-4 examples below), so the test build needs no extra
 //! dependency.
 
-// A failing test panics.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::path::{Path, PathBuf};
 
 /// The official files and their SHA-256, as listed in the specification

@@ -4,14 +4,6 @@
 //! chunk of the multi-core path (feature `rayon`), and random lengths up to
 //! 1 MiB.
 
-// A failing test panics; test data is made by deliberately truncating casts.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::cast_possible_truncation
-)]
-
 use crate::common;
 
 use common::{Instance, reference_encrypt};

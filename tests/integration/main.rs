@@ -6,14 +6,6 @@
 //! Run one subject with a filter, e.g. `cargo test --test integration
 //! batch::`.
 
-// A failing test panics; test data truncates on purpose.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::cast_possible_truncation
-)]
-
 mod api;
 mod batch;
 #[path = "../common/mod.rs"]

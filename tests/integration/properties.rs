@@ -2,13 +2,6 @@
 //! every trait path, and the batched permutation entry point against the
 //! single-block one.
 
-// A failing test panics; test data is made by deliberately truncating casts.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::cast_possible_truncation
-)]
 #![allow(deprecated)] // `AeadInPlace` is deprecated in aead 0.6 but still offered.
 
 use elephant_aead::aead::array::typenum::Unsigned;

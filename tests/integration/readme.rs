@@ -4,9 +4,6 @@
 //! work in rustdoc only: hidden `#` lines, feature `cfg` wrappers,
 //! intra-doc links, relative links, and the repository's own commands.
 
-// A failing test panics.
-#![allow(clippy::panic)]
-
 const README: &str = include_str!("../../README.md");
 
 /// The Rust code blocks of the README, each as its lines.
