@@ -254,6 +254,10 @@ impl Permutation for Spongent176 {
         spongent::backends::kernels()
     }
 
+    fn narrow_batch() -> Option<usize> {
+        spongent::backends::narrow_batch_176()
+    }
+
     fn mask_feedback(x: &[u8]) -> u8 {
         let byte = |i| mask_byte(x, i);
         byte(0).rotate_left(1) ^ (byte(3) << 7) ^ (byte(19) >> 7)

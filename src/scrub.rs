@@ -29,10 +29,11 @@ pub mod depth {
     /// kernel).
     pub const SHORT_CALL: usize = 6 * 1024;
 
-    /// [`SHORT_CALL`] for a Dumbo call whose runs can hold 4 blocks or
-    /// more (message and AD of 2 blocks or more) on a CPU with the
-    /// 64-state AVX-512 Spongent-π\[160\] kernel, which takes such runs
-    /// (measured at most 6.4 KiB).
+    /// [`SHORT_CALL`] for a Dumbo or Jumbo call whose runs can hold 4
+    /// blocks or more (message and AD of 2 blocks or more) on a CPU with a
+    /// 64-state Spongent-π kernel (AVX-512 for Dumbo, AVX2 for both where
+    /// the CPU lacks AVX-512), which takes such runs (measured at most
+    /// 6.4 KiB).
     pub const SHORT_CALL_LANES: usize = 8 * 1024;
 
     /// [`SHORT_CALL`] for Delirium, whose short calls go less deep
