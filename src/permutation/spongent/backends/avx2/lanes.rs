@@ -118,6 +118,7 @@ unsafe fn slot<const Q: usize, const S: usize>(
     from: &[Avx2Word; Q],
     to: &mut [Avx2Word; Q],
     constants: &[u64; 8],
+    lane_3: Avx2Word,
 ) {
     let x: [Avx2Word; 4] = core::array::from_fn(|i| {
         let w = 4 * S + i;
@@ -129,9 +130,8 @@ unsafe fn slot<const Q: usize, const S: usize>(
             }));
         }
         if w + 7 >= Q {
-            let c = constants[Q - 1 - w] as i64;
-            // SAFETY: as above.
-            word = word.xor(Avx2Word(unsafe { _mm256_set_epi64x(c, 0, 0, 0) }));
+            let c = Avx2Word::splat(constants[Q - 1 - w]);
+            word = word.xor(c.and(lane_3));
         }
         word
     });
@@ -164,12 +164,13 @@ unsafe fn round<const Q: usize>(
     from: &[Avx2Word; Q],
     to: &mut [Avx2Word; Q],
     constants: &[u64; 8],
+    lane_3: Avx2Word,
 ) {
     macro_rules! slots {
         ($($s:literal)*) => {$(
             if $s < Q / 4 {
                 // SAFETY: AVX2 is available (the caller's contract).
-                unsafe { slot::<Q, $s>(from, to, constants) };
+                unsafe { slot::<Q, $s>(from, to, constants, lane_3) };
             }
         )*};
     }
@@ -194,11 +195,16 @@ unsafe fn permute_x64<const BYTES: usize, const Q: usize>(
     let mut other = [Avx2Word::zero(); Q];
     if let Some(state) = rows.first_chunk_mut::<Q>() {
         state.iter_mut().for_each(|word| *word = word.not());
+        // Lane 3 of a word, hidden from the compiler: as a constant, the
+        // mask made it build lane-3 constants from two shuffles each
+        // instead of a broadcast load and an AND.
+        let lane_3 =
+            core::hint::black_box(Avx2Word::from_lanes(|l| if l == 3 { u64::MAX } else { 0 }));
         for pair in rounds.chunks_exact(2) {
             // SAFETY: AVX2 is available (the caller's contract).
             unsafe {
-                round(state, &mut other, &pair[0]);
-                round(&other, state, &pair[1]);
+                round(state, &mut other, &pair[0], lane_3);
+                round(&other, state, &pair[1], lane_3);
             }
         }
         state.iter_mut().for_each(|word| *word = word.not());
