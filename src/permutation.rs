@@ -301,6 +301,10 @@ impl Permutation for Keccak200 {
         keccak::backends::kernels()
     }
 
+    fn narrow_batch() -> Option<usize> {
+        keccak::backends::narrow_batch()
+    }
+
     fn mask_feedback(x: &[u8]) -> u8 {
         let byte = |i| mask_byte(x, i);
         byte(0).rotate_left(1) ^ byte(2).rotate_left(1) ^ (byte(13) << 1)

@@ -46,6 +46,11 @@ pub mod depth {
     /// call to 3.9 KiB (`tests/stack_secrets.rs` under qemu-aarch64).
     pub const SHORT_CALL_KECCAK_AARCH64: usize = 5 * 1024;
 
+    /// After sealing a medium message on runs of 64 blocks (the plan's
+    /// medium path; measured at most 8.6 KiB, Jumbo with the 64-state
+    /// AVX2 Spongent-π kernel, release build).
+    pub const MEDIUM_CALL: usize = 12 * 1024;
+
     /// After a longer call (measured at most 20.2 KiB, Jumbo with the
     /// AVX-512 kernel in a debug build: 19.5 KiB with AVX2, 10.2 KiB
     /// portable, Delirium 18.2 KiB). Why not deeper: DESIGN.md, "Stack
@@ -89,6 +94,8 @@ pub(crate) enum Depth {
     ShortCallKeccak,
     /// [`SHORT_CALL_KECCAK_AARCH64`].
     ShortCallKeccakAarch64,
+    /// [`MEDIUM_CALL`].
+    MediumCall,
     /// [`LONG_CALL`].
     LongCall,
     /// [`SHORT_BATCH`].
@@ -179,6 +186,7 @@ pub(crate) fn clear(depth: Depth) {
         Depth::ShortCallLanes => zero_stack::<{ chunks(SHORT_CALL_LANES) }>(),
         Depth::ShortCallKeccak => zero_stack::<{ chunks(SHORT_CALL_KECCAK) }>(),
         Depth::ShortCallKeccakAarch64 => zero_stack::<{ chunks(SHORT_CALL_KECCAK_AARCH64) }>(),
+        Depth::MediumCall => zero_stack::<{ chunks(MEDIUM_CALL) }>(),
         Depth::LongCall => zero_stack::<{ chunks(LONG_CALL) }>(),
         Depth::ShortBatch => zero_stack::<{ chunks(SHORT_BATCH) }>(),
         Depth::SmallBatch => zero_stack::<{ chunks(SMALL_BATCH) }>(),
