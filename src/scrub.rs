@@ -33,7 +33,7 @@ pub mod depth {
     /// blocks or more (message and AD of 2 blocks or more) on a CPU with a
     /// 64-state Spongent-π kernel (AVX-512 for Dumbo, AVX2 for both where
     /// the CPU lacks AVX-512), which takes such runs (measured at most
-    /// 6.4 KiB).
+    /// 6.4 KiB with AVX-512, 7.5 KiB with AVX2).
     pub const SHORT_CALL_LANES: usize = 8 * 1024;
 
     /// [`SHORT_CALL`] for Delirium, whose short calls go less deep
@@ -47,8 +47,9 @@ pub mod depth {
     pub const SHORT_CALL_KECCAK_AARCH64: usize = 5 * 1024;
 
     /// After sealing a medium message on runs of 64 blocks (the plan's
-    /// medium path; measured at most 8.6 KiB, Jumbo with the 64-state
-    /// AVX2 Spongent-π kernel, release build).
+    /// medium path; measured at most 9.8 KiB, Delirium, debug build; 8.6
+    /// KiB in release builds, Jumbo with the 64-state AVX2 Spongent-π
+    /// kernel).
     pub const MEDIUM_CALL: usize = 12 * 1024;
 
     /// After a longer call (measured at most 20.2 KiB, Jumbo with the
