@@ -235,7 +235,7 @@ fn open_with<P: Permutation, const N: usize, const W: usize>(
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // Tests may panic.
 mod tests {
     use super::*;
-    use crate::{Keccak200, Spongent160};
+    use crate::{Keccak200, Spongent160, Spongent176};
 
     /// How many steps (permutation batches, empty ones included) one call
     /// takes on a run of `N` blocks of its own.
@@ -289,46 +289,56 @@ mod tests {
     }
 
     /// Sealing in medium runs gives the ciphertext and tag of the wide
-    /// runs, for message lengths across the medium bound (and short ones)
-    /// with three AD lengths; and a 1,500-byte Dumbo message takes three
+    /// runs, for every instance (Delirium's medium runs are two 32-state
+    /// passes), message lengths across the medium bound (and short ones)
+    /// and three AD lengths; and a 1,500-byte Dumbo message takes three
     /// medium runs and the tag's step, where wide runs take two and the tag.
-    /// (64-bit targets: firmware's runs are one block. Under Miri, one
-    /// short length and no step counts, which cost it over a minute.)
+    /// (64-bit targets: firmware's runs are one block. Under Miri, Dumbo
+    /// only, one short length and no step counts, which cost it over a
+    /// minute.)
     #[cfg(elephant_batch)]
     #[test]
     fn medium_runs_seal_as_wide_runs() {
         const M: usize = plan::MEDIUM_RUN;
         const N: usize = RUN_BLOCKS;
-        let key = [0x3c; 20];
-        let nonce = *b"medium nonce";
-        let (ad_lens, message_lens): (&[usize], Vec<usize>) = if cfg!(miri) {
-            (&[5], vec![100])
-        } else {
-            let lens = (0..2_400).step_by(97).chain([1_280, 1_500, 1_900]);
-            (&[0, 5, 40], lens.collect())
-        };
-        for &ad_len in ad_lens {
-            let ad: Vec<u8> = (0..ad_len).map(|i| i.to_le_bytes()[0]).collect();
-            for &message_len in &message_lens {
-                let message: Vec<u8> = (0..message_len).map(|i| (i * 7).to_le_bytes()[0]).collect();
-                let (mut medium, mut wide) = (message.clone(), message.clone());
-                let medium_tag = seal_with::<Spongent160, M, { window_for(M) }>(
-                    &key,
-                    &nonce,
-                    &ad,
-                    medium.as_mut_slice().into(),
-                );
-                let wide_tag = seal_with::<Spongent160, N, { window_for(N) }>(
-                    &key,
-                    &nonce,
-                    &ad,
-                    wide.as_mut_slice().into(),
-                );
-                assert_eq!(medium, wide, "{message_len} B, AD {ad_len} B");
-                assert_eq!(medium_tag, wide_tag, "{message_len} B, AD {ad_len} B");
+        fn check<P: Permutation>() {
+            let mut key = P::Block::default();
+            key.as_mut().fill(0x3c);
+            let nonce = *b"medium nonce";
+            let (ad_lens, message_lens): (&[usize], Vec<usize>) = if cfg!(miri) {
+                (&[5], vec![100])
+            } else {
+                let lens = (0..2_400).step_by(97).chain([1_280, 1_500, 1_900]);
+                (&[0, 5, 40], lens.collect())
+            };
+            for &ad_len in ad_lens {
+                let ad: Vec<u8> = (0..ad_len).map(|i| i.to_le_bytes()[0]).collect();
+                for &message_len in &message_lens {
+                    let message: Vec<u8> =
+                        (0..message_len).map(|i| (i * 7).to_le_bytes()[0]).collect();
+                    let (mut medium, mut wide) = (message.clone(), message.clone());
+                    let medium_tag = seal_with::<P, M, { window_for(M) }>(
+                        &key,
+                        &nonce,
+                        &ad,
+                        medium.as_mut_slice().into(),
+                    );
+                    let wide_tag = seal_with::<P, N, { window_for(N) }>(
+                        &key,
+                        &nonce,
+                        &ad,
+                        wide.as_mut_slice().into(),
+                    );
+                    let what = format!("{} {message_len} B, AD {ad_len} B", P::INSTANCE);
+                    assert_eq!(medium, wide, "{what}");
+                    assert_eq!(medium_tag, wide_tag, "{what}");
+                }
             }
         }
+        check::<Spongent160>();
         if !cfg!(miri) {
+            check::<Spongent176>();
+            check::<Keccak200>();
             assert_eq!(
                 steps_in::<Spongent160, M, { window_for(M) }>(true, 1_500),
                 4

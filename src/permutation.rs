@@ -173,9 +173,11 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     }
 
     /// The most blocks a batch may have and still cost one call of this
-    /// permutation's narrowest vector kernel on this CPU, if that kernel is
-    /// much cheaper than the widest (`None` where it is not): the mode seals
-    /// a medium message in runs of that many blocks then.
+    /// permutation's narrowest vector kernel on this CPU, where sealing a
+    /// medium message on runs of a multiple of it pays (`None` where it
+    /// does not): the kernel is much cheaper than the widest (Spongent-π),
+    /// or is the widest, so that such runs take as many calls as full ones
+    /// and leave less stack to clear (Keccak-f\[200\] with AVX2).
     #[doc(hidden)]
     #[must_use]
     fn narrow_batch() -> Option<usize> {
@@ -341,6 +343,10 @@ impl Permutation for Spongent176 {
         spongent::backends::kernels()
     }
 
+    fn narrow_batch() -> Option<usize> {
+        spongent::backends::narrow_batch_176()
+    }
+
     fn mask_feedback(x: &[u8]) -> u8 {
         let byte = |i| mask_byte(x, i);
         byte(0).rotate_left(1) ^ (byte(3) << 7) ^ (byte(19) >> 7)
@@ -382,6 +388,10 @@ impl Permutation for Keccak200 {
 
     fn kernels() -> &'static str {
         keccak::backends::kernels()
+    }
+
+    fn narrow_batch() -> Option<usize> {
+        keccak::backends::narrow_batch()
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {

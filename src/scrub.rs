@@ -29,10 +29,11 @@ pub mod depth {
     /// kernel).
     pub const SHORT_CALL: usize = 6 * 1024;
 
-    /// [`SHORT_CALL`] for a Dumbo call whose runs can hold 4 blocks or
-    /// more (message and AD of 2 blocks or more) on a CPU with the
-    /// 64-state AVX-512 Spongent-π\[160\] kernel, which takes such runs
-    /// (measured at most 6.4 KiB).
+    /// [`SHORT_CALL`] for a Dumbo or Jumbo call whose runs can hold 4
+    /// blocks or more (message and AD of 2 blocks or more) on a CPU with a
+    /// 64-state Spongent-π kernel (AVX-512 for Dumbo, AVX2 for both where
+    /// the CPU lacks AVX-512), which takes such runs (measured at most
+    /// 6.4 KiB with AVX-512, 7.5 KiB with AVX2).
     pub const SHORT_CALL_LANES: usize = 8 * 1024;
 
     /// [`SHORT_CALL`] for Delirium, whose short calls go less deep
@@ -44,6 +45,12 @@ pub mod depth {
     /// or more takes the 16-state NEON kernel, whose frame takes a 100 B
     /// call to 3.9 KiB (`tests/stack_secrets.rs` under qemu-aarch64).
     pub const SHORT_CALL_KECCAK_AARCH64: usize = 5 * 1024;
+
+    /// After sealing a medium message on runs of 64 blocks (the plan's
+    /// medium path; measured at most 9.8 KiB, Delirium, debug build; 8.6
+    /// KiB in release builds, Jumbo with the 64-state AVX2 Spongent-π
+    /// kernel).
+    pub const MEDIUM_CALL: usize = 12 * 1024;
 
     /// After a longer call (measured at most 20.2 KiB, Jumbo with the
     /// AVX-512 kernel in a debug build: 19.5 KiB with AVX2, 10.2 KiB
@@ -88,6 +95,8 @@ pub(crate) enum Depth {
     ShortCallKeccak,
     /// [`SHORT_CALL_KECCAK_AARCH64`].
     ShortCallKeccakAarch64,
+    /// [`MEDIUM_CALL`].
+    MediumCall,
     /// [`LONG_CALL`].
     LongCall,
     /// [`SHORT_BATCH`].
@@ -178,6 +187,7 @@ pub(crate) fn clear(depth: Depth) {
         Depth::ShortCallLanes => zero_stack::<{ chunks(SHORT_CALL_LANES) }>(),
         Depth::ShortCallKeccak => zero_stack::<{ chunks(SHORT_CALL_KECCAK) }>(),
         Depth::ShortCallKeccakAarch64 => zero_stack::<{ chunks(SHORT_CALL_KECCAK_AARCH64) }>(),
+        Depth::MediumCall => zero_stack::<{ chunks(MEDIUM_CALL) }>(),
         Depth::LongCall => zero_stack::<{ chunks(LONG_CALL) }>(),
         Depth::ShortBatch => zero_stack::<{ chunks(SHORT_BATCH) }>(),
         Depth::SmallBatch => zero_stack::<{ chunks(SMALL_BATCH) }>(),

@@ -460,13 +460,17 @@ fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usi
             // touch more. The slack is this probe's closure and the
             // frames above the scrub.
             let short = msg_len + ad_len < 8 * instance.block_size();
-            // Short Dumbo calls of two blocks or more clear deeper where
-            // the 64-state AVX-512 Spongent kernel takes their runs.
-            let lanes = <Spongent160 as Permutation>::narrow_batch().is_some()
-                && msg_len + ad_len >= 2 * instance.block_size();
+            // Short Dumbo and Jumbo calls of two blocks or more clear
+            // deeper where a 64-state Spongent kernel takes their runs.
+            let narrow = match instance {
+                Instance::Dumbo => <Spongent160 as Permutation>::narrow_batch(),
+                Instance::Jumbo => <Spongent176 as Permutation>::narrow_batch(),
+                Instance::Delirium => None,
+            };
+            let lanes = narrow.is_some() && msg_len + ad_len >= 2 * instance.block_size();
             let bound = match (short, instance) {
                 (true, Instance::Delirium) => SCRUB_SHORT_DELIRIUM,
-                (true, Instance::Dumbo) if lanes => SCRUB_SHORT_LANES,
+                (true, Instance::Dumbo | Instance::Jumbo) if lanes => SCRUB_SHORT_LANES,
                 (true, _) => SCRUB_SHORT,
                 (false, _) => SCRUB_LONG,
             };

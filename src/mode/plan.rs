@@ -68,10 +68,13 @@ impl Plan {
         message_len: usize,
     ) -> Self {
         let short = is_short::<P>(associated_data_len, message_len);
+        let path = path::<P>(sealing, short, associated_data_len, message_len);
         Self {
-            path: path::<P>(sealing, short, associated_data_len, message_len),
+            path,
             depth: if cfg!(not(elephant_batch)) {
                 Depth::OneBlockCall(P::ID)
+            } else if is_medium_path(path) {
+                Depth::MediumCall
             } else if !short {
                 Depth::LongCall
             } else if P::ID == Instance::Delirium {
@@ -122,6 +125,16 @@ fn path<P: Permutation>(
     }
 }
 
+/// Whether `path` is [`Path::Medium`] (builds without batch kernels have
+/// no such path).
+#[cfg_attr(not(elephant_batch), allow(unused_variables))]
+fn is_medium_path(path: Path) -> bool {
+    #[cfg(elephant_batch)]
+    return path == Path::Medium;
+    #[cfg(not(elephant_batch))]
+    false
+}
+
 /// How deep to clear after a key setup (the key expansion).
 #[inline(always)]
 pub(crate) fn key_expansion<P: Permutation>() -> Depth {
@@ -141,7 +154,8 @@ fn is_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> b
 }
 
 /// Whether sealing takes [`MEDIUM_RUN`]-block runs: not short, the
-/// permutation has a narrow kernel of that width, and the keystream, the
+/// permutation has a narrow kernel of that width (or of a width that
+/// divides it: two 32-state Keccak passes a run), and the keystream, the
 /// tag terms of the message and those of the nonce and AD fit in
 /// [`MEDIUM_PERMUTATIONS`]. (Opening does its terms and keystream in one
 /// wide run, which narrow runs would not beat.)
@@ -157,7 +171,7 @@ fn is_medium<P: Permutation>(associated_data_len: usize, message_len: usize) -> 
             .saturating_mul(2)
             .saturating_add(header_blocks)
             <= MEDIUM_PERMUTATIONS
-        && P::narrow_batch() == Some(MEDIUM_RUN)
+        && P::narrow_batch().is_some_and(|width| MEDIUM_RUN.checked_rem(width) == Some(0))
 }
 
 /// Messages in flight at once for up to this many packets of a

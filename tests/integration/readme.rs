@@ -353,6 +353,10 @@ fn security_and_api_docs_quote_the_data() {
             "one message of up to 8 blocks (Dumbo and Jumbo)",
             "after a short call",
         ),
+        (
+            "sealing a medium message (runs of 64 blocks)",
+            "after sealing a medium message",
+        ),
         ("one longer message", "after a longer one"),
         ("key expansion", "after the key expansion"),
         ("many messages: more than 16", "after a multi-message call"),

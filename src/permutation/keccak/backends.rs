@@ -151,6 +151,22 @@ pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
     permute_each(blocks);
 }
 
+/// The states of one pass of the 32-state AVX2 kernel, where it is the
+/// CPU's widest (see [`crate::Permutation::narrow_batch`]): sealing a medium
+/// message on runs of two such passes takes as many passes as full runs
+/// do, with less stack to clear after it.
+pub(in crate::permutation) fn narrow_batch() -> Option<usize> {
+    #[cfg(elephant_avx512)]
+    if Avx512Gfni::detect().is_some() {
+        return None;
+    }
+    #[cfg(elephant_x86)]
+    if Avx2::detect().is_some() {
+        return Some(avx2::AVX2_STATES);
+    }
+    None
+}
+
 /// The kernels that [`permute_one`] and [`permute`] (for a full run of the
 /// mode) run on this CPU, as "single state, batch": the same detection as
 /// those selectors, read in their order.

@@ -9,6 +9,9 @@
 //!   for the single permutations of every call (the tag, short messages);
 //! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
+//!   for 5–128 blocks, calls of 64 states with the state's quarters in the
+//!   lanes of AVX2 words (`avx2::lanes`), where the CPU lacks the AVX-512
+//!   tiers below;
 //! - when it also has AVX-512 (F, VL, BW, VBMI) and GFNI (built by Rust
 //!   1.89 or newer), 256 states in `ymm` words, or 512 in `zmm` words for
 //!   longer batches, two rounds per pass over memory (`avx512`), from 9
@@ -54,6 +57,17 @@ const ONE_STATE_MAX_PEXT_176: usize = 8;
 #[cfg(elephant_x86)]
 const AVX2_MIN: usize = 65;
 
+/// From this many blocks, the 64-state AVX2 kernel with the state's
+/// quarters in the lanes (`avx2::lanes`) beats the `pext` single state a
+/// block.
+#[cfg(elephant_x86)]
+const AVX2_LANES_MIN: usize = 5;
+
+/// Up to this many blocks, calls of the 64-state AVX2 kernel (two at
+/// most) beat one of the 256-state kernel.
+#[cfg(elephant_x86)]
+const AVX2_LANES_MAX: usize = 128;
+
 /// From this many blocks on, the AVX-512 kernel (256 states per call,
 /// padded; 512 for longer batches) takes over. It would pay from 7 or 8
 /// blocks; it starts past the 8-block runs of short calls, whose stack
@@ -80,6 +94,13 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
     if (AVX512_LANES_MIN..=AVX512_LANES_MAX).contains(&blocks.len()) {
         if let Some(token) = Avx512Vbmi::detect() {
             avx512::lanes::permute_160(token, blocks);
+            return;
+        }
+    }
+    #[cfg(elephant_x86)]
+    if (AVX2_LANES_MIN..=AVX2_LANES_MAX).contains(&blocks.len()) {
+        if let Some(token) = avx2_lanes() {
+            avx2::lanes::permute_160(token, blocks);
             return;
         }
     }
@@ -114,19 +135,48 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
     blocks.iter_mut().for_each(permute_one_160);
 }
 
-/// The batch that one call of the 64-state AVX-512 kernel serves, where
-/// the CPU has it (see [`crate::Permutation::narrow_batch`]): a call costs
-/// about half of the 256-state kernel's.
+/// The batch that one call of the 64-state AVX-512 or AVX2 kernel
+/// serves, where the CPU has it (see [`crate::Permutation::narrow_batch`]):
+/// a call costs about half of the 256-state AVX-512 kernel's, a third of
+/// the AVX2 one's.
 pub(in crate::permutation) fn narrow_batch_160() -> Option<usize> {
     #[cfg(elephant_avx512)]
     if Avx512Vbmi::detect().is_some() {
         return Some(AVX512_LANES_MAX);
     }
+    narrow_batch_176()
+}
+
+/// [`narrow_batch_160`] for Spongent-π\[176\]: the 64-state AVX2 kernel
+/// (AVX-512 CPUs take its batches to their 256-state kernel).
+pub(in crate::permutation) fn narrow_batch_176() -> Option<usize> {
+    #[cfg(elephant_x86)]
+    if avx2_lanes().is_some() {
+        return Some(avx2::lanes::STATES);
+    }
     None
+}
+
+/// AVX2, for its 64-state kernel, where the CPU lacks the AVX-512 tiers
+/// (which take those batches there).
+#[cfg(elephant_x86)]
+fn avx2_lanes() -> Option<Avx2> {
+    #[cfg(elephant_avx512)]
+    if Avx512Vbmi::detect().is_some() {
+        return None;
+    }
+    Avx2::detect()
 }
 
 /// Spongent-π\[176\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
+    #[cfg(elephant_x86)]
+    if (AVX2_LANES_MIN..=AVX2_LANES_MAX).contains(&blocks.len()) {
+        if let Some(token) = avx2_lanes() {
+            avx2::lanes::permute_176(token, blocks);
+            return;
+        }
+    }
     #[cfg(elephant_x86)]
     if blocks.len() <= ONE_STATE_MAX_PEXT_176 {
         if let Some(token) = FastPext::detect() {
@@ -238,6 +288,11 @@ pub mod tiers {
             Some(token) => super::avx2::permute_160(token, b),
             None => b.chunks_mut(64).for_each(super::soft64::permute_160_x64),
         }),
+        #[cfg(elephant_x86)]
+        ("AVX2 lanes x64", |b| match super::Avx2::detect() {
+            Some(token) => super::avx2::lanes::permute_160(token, b),
+            None => b.chunks_mut(64).for_each(super::soft64::permute_160_x64),
+        }),
         #[cfg(elephant_avx512)]
         ("AVX-512 lanes x64", |b| match super::Avx512Vbmi::detect() {
             Some(token) => super::avx512::lanes::permute_160(token, b),
@@ -263,6 +318,11 @@ pub mod tiers {
         #[cfg(elephant_x86)]
         ("AVX2 x256", |b| match super::Avx2::detect() {
             Some(token) => super::avx2::permute_176(token, b),
+            None => b.chunks_mut(64).for_each(super::soft64::permute_176_x64),
+        }),
+        #[cfg(elephant_x86)]
+        ("AVX2 lanes x64", |b| match super::Avx2::detect() {
+            Some(token) => super::avx2::lanes::permute_176(token, b),
             None => b.chunks_mut(64).for_each(super::soft64::permute_176_x64),
         }),
         #[cfg(elephant_avx512)]

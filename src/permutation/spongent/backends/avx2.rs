@@ -17,6 +17,9 @@ use core::arch::x86_64::{
 };
 use zeroize::Zeroize;
 
+// The 64-state tier for medium batches, on this module's words.
+pub(super) mod lanes;
+
 /// Blocks one AVX2 kernel call permutes.
 pub(super) const WIDTH: usize = 256;
 
