@@ -12,10 +12,10 @@
 //! that fills one shared [`Run`], evaluated as one batch.
 //!
 //! Between stages a packet keeps its mask stream and its tag sum, each in a
-//! [`Lane`] of four 64-bit words: XORs of whole lanes compile to a few
-//! instructions whatever the instance's block size, and a lane is built
+//! [`Packed`] of four 64-bit words: XORs of whole packed blocks compile to a few
+//! instructions whatever the instance's block size, and a packed block is built
 //! from word loads of where its bytes lie and stays in registers (see
-//! [`Lane`] for why).
+//! [`Packed`] for why).
 //!
 //! Which packets qualify ([`fits`]) depends on their lengths only, which
 //! are public; everything else is the same work for every packet.
@@ -38,33 +38,33 @@ const MAX_BLOCKS: usize = 2;
 /// (the tag and two keystream blocks).
 pub(crate) const MAX_PER_STAGE: usize = 3;
 
-/// Bytes of a [`Lane`]: the widest block (25) with the mask stream's
+/// Bytes of a [`Packed`]: the widest block (25) with the mask stream's
 /// lookahead, rounded up to a vector.
-const LANE: usize = 32;
+const PACKED: usize = 32;
 
-/// Bytes of one of a [`Lane`]'s words.
+/// Bytes of one of a [`Packed`]'s words.
 const WORD: usize = 8;
 
 /// A block, zero past its end, or a packet's mask stream (the masks
 /// `mask_i` for `i ≤ MAX_BLOCKS + 1` are its bytes `i .. i + BLOCK_SIZE`),
 /// as four little-endian words: byte `i` is in word `i / 8`.
 ///
-/// Words rather than bytes, so that a lane is built from word loads of
+/// Words rather than bytes, so that a packed block is built from word loads of
 /// data written long before (the key, the nonce, the packet's bytes, a
 /// permuted state), shifted and combined in registers, and written with
 /// word stores. As 32 bytes staged with narrower stores and read back at
-/// once, every lane stalled the loads that read it (store-to-load
+/// once, every packed block stalled the loads that read it (store-to-load
 /// forwarding fails when a load spans several stores): about half of the
 /// time spent outside the permutations, on a Zen 4 with the AVX2 kernels.
-/// The words are never indexed by a variable, which would put the lane
+/// The words are never indexed by a variable, which would put the packed block
 /// back in memory.
 #[derive(Clone, Copy, Default)]
-struct Lane(Words);
+struct Packed(Words);
 
-/// Words of a [`Lane`].
-const WORDS: usize = LANE / WORD;
+/// Words of a [`Packed`].
+const WORDS: usize = PACKED / WORD;
 
-/// A [`Lane`]'s words, as kept between stages.
+/// A [`Packed`]'s words, as kept between stages.
 type Words = [u64; WORDS];
 
 /// `8 × (bytes mod 8)`: the shift amount for a byte's place in a word
@@ -95,7 +95,7 @@ fn down(word: u64, bytes: usize) -> u64 {
 
 /// Runs `$body` with `$index` bound to each block index `0..$count` (at
 /// most [`MAX_BLOCKS`]), written out so that each index is a constant, and
-/// so are the lanes' shifts by it. A macro: with a loop, LLVM kept the
+/// so are the packed blocks' shifts by it. A macro: with a loop, LLVM kept the
 /// loop and shifted by a register; with a closure, it did not always
 /// inline the closure.
 macro_rules! for_blocks {
@@ -148,16 +148,16 @@ fn word_at(bytes: &[u8], index: usize) -> u64 {
     word_of(rest.get(..WORD).unwrap_or(rest))
 }
 
-impl Lane {
-    /// `bytes` (up to a lane), zero after them.
+impl Packed {
+    /// `bytes` (up to a packed block), zero after them.
     #[inline(always)]
     fn load(bytes: &[u8]) -> Self {
-        debug_assert!(bytes.len() <= LANE);
+        debug_assert!(bytes.len() <= PACKED);
         let word = |index| word_at(bytes, index);
         Self([word(0), word(1), word(2), word(3)])
     }
 
-    /// `value` at byte `index` (nothing if past the lane), zero elsewhere.
+    /// `value` at byte `index` (nothing if past the packed block), zero elsewhere.
     #[inline(always)]
     fn byte(index: usize, value: u8) -> Self {
         let moved = up(u64::from(value), index % WORD);
@@ -193,7 +193,7 @@ impl Lane {
         Self([a & e, b & f, c & g, d & h])
     }
 
-    /// The lane without its first `offset` (under 8) bytes, zero after its
+    /// The packed block without its first `offset` (under 8) bytes, zero after its
     /// end: its bytes `offset ..`.
     #[inline(always)]
     fn skip(self, offset: usize) -> Self {
@@ -208,7 +208,7 @@ impl Lane {
         Self([join(a, b), join(b, c), join(c, d), join(d, 0)])
     }
 
-    /// The lane moved `NONCE_SIZE` bytes up (its last 12 bytes dropped):
+    /// The packed block moved `NONCE_SIZE` bytes up (its last 12 bytes dropped):
     /// the associated data's place in `N ‖ A ‖ 01 ‖ 00…`.
     #[inline(always)]
     fn after_nonce(self) -> Self {
@@ -219,11 +219,11 @@ impl Lane {
         Self([0, join(0, a), join(a, b), join(b, c)])
     }
 
-    /// Writes the lane's first `to.len()` bytes (up to a lane) to `to`, a
+    /// Writes the packed block's first `to.len()` bytes (up to a packed block) to `to`, a
     /// word at a time.
     #[inline(always)]
     fn store(self, to: &mut [u8]) {
-        debug_assert!(to.len() <= LANE);
+        debug_assert!(to.len() <= PACKED);
         let mut put = |index: usize, word: u64| {
             let from = index.saturating_mul(WORD);
             let rest = to.get_mut(from..).unwrap_or_default();
@@ -239,12 +239,12 @@ impl Lane {
         put(3, d);
     }
 
-    /// `block ⊕= self ∧ keep` over the length of `block` (up to a lane),
+    /// `block ⊕= self ∧ keep` over the length of `block` (up to a packed block),
     /// a word at a time: `keep` is all ones, or an opening's accept mask
     /// in every byte.
     #[inline(always)]
     fn xor_onto(self, block: &mut [u8], keep: u64) {
-        debug_assert!(block.len() <= LANE);
+        debug_assert!(block.len() <= PACKED);
         let mut apply = |index: usize, word: u64| {
             let word = word & keep;
             let from = index.saturating_mul(WORD);
@@ -339,22 +339,22 @@ fn block_mut<P: Permutation>(buffer: &mut [u8], index: usize) -> &mut [u8] {
     first_mut(rest, P::BLOCK_SIZE)
 }
 
-/// A block, all ones: where a block's bytes lie in a lane.
+/// A block, all ones: where a block's bytes lie in a packed block.
 #[inline(always)]
-fn block<P: Permutation>() -> Lane {
-    Lane::ones(P::BLOCK_SIZE)
+fn block<P: Permutation>() -> Packed {
+    Packed::ones(P::BLOCK_SIZE)
 }
 
-/// The block of `data ‖ 01 ‖ 00…` that starts at byte `start`, in a lane
-/// (the `01` added in registers, not stored into a staged lane).
+/// The block of `data ‖ 01 ‖ 00…` that starts at byte `start`, in a packed block
+/// (the `01` added in registers, not stored into a staged packed block).
 #[inline(always)]
-fn padded_lane<P: Permutation>(data: &[u8], start: usize) -> Lane {
+fn padded_packed<P: Permutation>(data: &[u8], start: usize) -> Packed {
     let (bytes, padded) = padded_block_at::<P>(data, start);
-    let lane = Lane::load(bytes);
+    let packed = Packed::load(bytes);
     if padded {
-        lane.xor(Lane::byte(bytes.len(), 0x01))
+        packed.xor(Packed::byte(bytes.len(), 0x01))
     } else {
-        lane
+        packed
     }
 }
 
@@ -363,13 +363,13 @@ fn padded_lane<P: Permutation>(data: &[u8], start: usize) -> Lane {
 /// the LFSR step for a message of a block or less, whose last mask is
 /// `mask_2`, is skipped).
 #[inline(always)]
-fn stream_of<P: Permutation>(expanded_key: &P::Block, masks: usize) -> Lane {
+fn stream_of<P: Permutation>(expanded_key: &P::Block, masks: usize) -> Packed {
     debug_assert!(masks <= MAX_BLOCKS + 1);
     let key = expanded_key.as_ref();
-    let mut stream = Lane::load(key);
+    let mut stream = Packed::load(key);
     // The LFSR reads bytes: it gets them from a copy that is only ever
-    // read a byte at a time (its bytes go into the lane in registers).
-    let mut bytes = [0; LANE];
+    // read a byte at a time (its bytes go into the packed block in registers).
+    let mut bytes = [0; PACKED];
     for (to, from) in bytes.iter_mut().zip(key) {
         *to = *from;
     }
@@ -383,7 +383,7 @@ fn stream_of<P: Permutation>(expanded_key: &P::Block, masks: usize) -> Lane {
         if let Some(slot) = bytes.get_mut(end) {
             *slot = byte;
         }
-        stream = stream.xor(Lane::byte(end, byte));
+        stream = stream.xor(Packed::byte(end, byte));
     }
     stream
 }
@@ -393,19 +393,19 @@ fn stream_of<P: Permutation>(expanded_key: &P::Block, masks: usize) -> Lane {
 fn first_associated_data_block<P: Permutation>(
     nonce: &[u8; NONCE_SIZE],
     associated_data: &[u8],
-) -> Lane {
+) -> Packed {
     let share = P::BLOCK_SIZE.saturating_sub(NONCE_SIZE);
     let bytes = first(associated_data, share);
-    let mut data = Lane::load(bytes);
+    let mut data = Packed::load(bytes);
     if bytes.len() < share {
-        data = data.xor(Lane::byte(bytes.len(), 0x01));
+        data = data.xor(Packed::byte(bytes.len(), 0x01));
     }
-    Lane::load(nonce).xor(data.after_nonce())
+    Packed::load(nonce).xor(data.after_nonce())
 }
 
-/// `mask_index` from a packet's mask stream, in a lane.
+/// `mask_index` from a packet's mask stream, in a packed block.
 #[inline(always)]
-fn mask<P: Permutation>(stream: Lane, index: usize) -> Lane {
+fn mask<P: Permutation>(stream: Packed, index: usize) -> Packed {
     debug_assert!(index <= MAX_BLOCKS + 1, "mask {index} lies in the stream");
     stream.skip(index).and(block::<P>())
 }
@@ -413,15 +413,15 @@ fn mask<P: Permutation>(stream: Lane, index: usize) -> Lane {
 /// `δ_index = mask_index ⊕ mask_{index+1}`, which masks keystream block
 /// `index`, from a packet's mask stream.
 #[inline(always)]
-fn delta<P: Permutation>(stream: Lane, index: usize) -> Lane {
+fn delta<P: Permutation>(stream: Packed, index: usize) -> Packed {
     mask::<P>(stream, index).xor(mask::<P>(stream, index.saturating_add(1)))
 }
 
 /// Keystream block `index`, `P(N‖0 ⊕ δ_index) ⊕ δ_index`, from its
 /// permuted state and the packet's mask stream.
 #[inline(always)]
-fn keystream<P: Permutation>(permuted: &P::Block, stream: Lane, index: usize) -> Lane {
-    Lane::load(permuted.as_ref()).xor(delta::<P>(stream, index))
+fn keystream<P: Permutation>(permuted: &P::Block, stream: Packed, index: usize) -> Packed {
+    Packed::load(permuted.as_ref()).xor(delta::<P>(stream, index))
 }
 
 /// Queues the inputs `N‖0 ⊕ δ_j` of a packet's first `blocks` keystream
@@ -430,20 +430,20 @@ fn keystream<P: Permutation>(permuted: &P::Block, stream: Lane, index: usize) ->
 fn queue_keystream<P: Permutation, const N: usize>(
     run: &mut Run<P, N>,
     nonce: &[u8; NONCE_SIZE],
-    stream: Lane,
+    stream: Packed,
     blocks: usize,
 ) {
-    let nonce = Lane::load(nonce);
+    let nonce = Packed::load(nonce);
     for_blocks!(blocks, |index| {
         queue(run, nonce.xor(delta::<P>(stream, index)));
     });
 }
 
-/// Queues `lane` (its first block's bytes) on `run`.
+/// Queues `packed` (its first block's bytes) on `run`.
 #[inline(always)]
-fn queue<P: Permutation, const N: usize>(run: &mut Run<P, N>, lane: Lane) {
+fn queue<P: Permutation, const N: usize>(run: &mut Run<P, N>, packed: Packed) {
     if let Some(state) = run.push_slot() {
-        lane.store(state.as_mut());
+        packed.store(state.as_mut());
     }
 }
 
@@ -454,10 +454,10 @@ pub(crate) struct Lockstep<'p, P: Permutation, const WAVE: usize, const STATES: 
     /// The wave's messages, from the front; each is taken out when its
     /// results are written.
     messages: [Option<Message<'p, P>>; WAVE],
-    /// Each packet's mask stream, from `L` on (a [`Lane`]'s words: in
+    /// Each packet's mask stream, from `L` on (a [`Packed`]'s words: in
     /// words, they are wiped in one fill).
     streams: [Words; WAVE],
-    /// Each packet's tag sum `T` (a [`Lane`]'s words).
+    /// Each packet's tag sum `T` (a [`Packed`]'s words).
     sums: [Words; WAVE],
     /// How many packets the largest wave had, for [`Drop`].
     used: usize,
@@ -474,7 +474,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 "a stage fits on the run"
             );
             assert!(
-                LANE >= P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1),
+                PACKED >= P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1),
                 "the stream holds mask_{{MAX_BLOCKS + 1}}"
             );
         }
@@ -540,11 +540,11 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// Built in registers; the stream and the sum are only stored, for the
     /// next stages.
     fn start(&mut self, count: usize, sealing: bool) {
-        let lanes = first(&self.messages, count)
+        let entries = first(&self.messages, count)
             .iter()
             .zip(first_mut(&mut self.streams, count))
             .zip(first_mut(&mut self.sums, count));
-        for ((message, stream_slot), sum_slot) in lanes {
+        for ((message, stream_slot), sum_slot) in entries {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
             let stream = stream_of::<P>(message.expanded_key, shape.masks());
@@ -559,7 +559,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             if shape.second_associated_data_block {
                 // Block 1 of `N ‖ A ‖ 01 ‖ 00…`, past the nonce.
                 let start = P::BLOCK_SIZE.saturating_sub(NONCE_SIZE);
-                let block = padded_lane::<P>(message.associated_data, start);
+                let block = padded_packed::<P>(message.associated_data, start);
                 let mask_1 = mask::<P>(stream, 1);
                 queue(&mut self.run, block.xor(mask_1));
                 sum = sum.xor(mask_1);
@@ -572,14 +572,14 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// Sealing's second stage: takes the keystream and the associated data
     /// terms, writes the ciphertext, then queues its tag terms.
     fn encrypt(&mut self, count: usize) {
-        let lanes = first_mut(&mut self.messages, count)
+        let entries = first_mut(&mut self.messages, count)
             .iter_mut()
             .zip(first(&self.streams, count))
             .zip(first_mut(&mut self.sums, count));
-        for ((message, stream), sum) in lanes {
+        for ((message, stream), sum) in entries {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
-            let stream = Lane(*stream);
+            let stream = Packed(*stream);
             for_blocks!(shape.keystream, |index| {
                 if let Some(permuted) = self.run.take() {
                     let block = block_mut::<P>(message.buffer, index);
@@ -588,18 +588,18 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             });
             if shape.second_associated_data_block {
                 if let Some(term) = self.run.take() {
-                    *sum = Lane(*sum).xor(Lane::load(term.as_ref())).0;
+                    *sum = Packed(*sum).xor(Packed::load(term.as_ref())).0;
                 }
             }
         }
         self.run.clear();
-        let lanes = first(&self.messages, count)
+        let entries = first(&self.messages, count)
             .iter()
             .zip(first(&self.streams, count))
             .zip(first_mut(&mut self.sums, count));
-        for ((message, stream), sum_slot) in lanes {
+        for ((message, stream), sum_slot) in entries {
             let Some(message) = message else { continue };
-            let (stream, mut sum) = (Lane(*stream), Lane(*sum_slot));
+            let (stream, mut sum) = (Packed(*stream), Packed(*sum_slot));
             for_blocks!(Shape::of(message).terms, |index| {
                 queue_ciphertext_term(&mut self.run, &mut sum, stream, message.buffer, index);
             });
@@ -611,10 +611,10 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// ciphertext's; opening: the ciphertext's and the associated data's),
     /// then queues each tag `P(T ⊕ L)` and, opening, its keystream.
     fn take_terms_and_queue_tags(&mut self, count: usize, sealing: bool) {
-        let lanes = first(&self.messages, count)
+        let entries = first(&self.messages, count)
             .iter()
             .zip(first_mut(&mut self.sums, count));
-        for (message, sum_slot) in lanes {
+        for (message, sum_slot) in entries {
             let Some(message) = message else { continue };
             let shape = Shape::of(message);
             let terms = if sealing {
@@ -624,24 +624,24 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                     .terms
                     .saturating_add(usize::from(shape.second_associated_data_block))
             };
-            let mut sum = Lane(*sum_slot);
+            let mut sum = Packed(*sum_slot);
             for _ in 0..terms {
                 if let Some(term) = self.run.take() {
-                    sum = sum.xor(Lane::load(term.as_ref()));
+                    sum = sum.xor(Packed::load(term.as_ref()));
                 }
             }
             *sum_slot = sum.0;
         }
         self.run.clear();
-        let lanes = first(&self.messages, count)
+        let entries = first(&self.messages, count)
             .iter()
             .zip(first(&self.streams, count))
             .zip(first(&self.sums, count));
-        for ((message, stream), sum) in lanes {
+        for ((message, stream), sum) in entries {
             let Some(message) = message else { continue };
-            let stream = Lane(*stream);
+            let stream = Packed(*stream);
             // L is the stream's first block.
-            queue(&mut self.run, Lane(*sum).xor(mask::<P>(stream, 0)));
+            queue(&mut self.run, Packed(*sum).xor(mask::<P>(stream, 0)));
             if !sealing {
                 let blocks = Shape::of(message).keystream;
                 queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, blocks);
@@ -669,15 +669,15 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// AND of the accept masks.
     fn verify_and_decrypt(&mut self, count: usize) -> u8 {
         let mut all = 0xff;
-        let lanes = first_mut(&mut self.messages, count)
+        let entries = first_mut(&mut self.messages, count)
             .iter_mut()
             .zip(first(&self.streams, count));
-        for (message, stream) in lanes {
+        for (message, stream) in entries {
             let Some(message) = message.take() else {
                 continue;
             };
             let shape = Shape::of(&message);
-            let stream = Lane(*stream);
+            let stream = Packed(*stream);
             let mut accept = 0;
             if let (Some(permuted), TagSlot::Open(received)) = (self.run.take(), message.tag) {
                 let mut expected = tag::tag_from::<P>(permuted, message.expanded_key);
@@ -703,13 +703,13 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
 #[inline(always)]
 fn queue_ciphertext_term<P: Permutation, const N: usize>(
     run: &mut Run<P, N>,
-    sum: &mut Lane,
-    stream: Lane,
+    sum: &mut Packed,
+    stream: Packed,
     ciphertext: &[u8],
     index: usize,
 ) {
     let masks = mask::<P>(stream, index).xor(mask::<P>(stream, index.saturating_add(2)));
-    let block = padded_lane::<P>(ciphertext, index.saturating_mul(P::BLOCK_SIZE));
+    let block = padded_packed::<P>(ciphertext, index.saturating_mul(P::BLOCK_SIZE));
     queue(run, block.xor(masks));
     *sum = sum.xor(masks);
 }
@@ -718,9 +718,9 @@ impl<P: Permutation, const WAVE: usize, const STATES: usize> Drop
     for Lockstep<'_, P, WAVE, STATES>
 {
     fn drop(&mut self) {
-        // One fill each over the lanes that held secrets.
-        for lanes in [&mut self.streams, &mut self.sums] {
-            if let Some(used) = lanes.get_mut(..self.used) {
+        // One fill each over the slots that held secrets.
+        for slots in [&mut self.streams, &mut self.sums] {
+            if let Some(used) = slots.get_mut(..self.used) {
                 used.as_flattened_mut().zeroize();
             }
         }
@@ -739,66 +739,68 @@ mod tests {
     use crate::{Keccak200, Spongent160, Spongent176};
     use aead::Result;
 
-    /// A lane's bytes, for the checks below.
-    fn bytes_of(lane: Lane) -> [u8; LANE] {
-        let mut bytes = [0; LANE];
-        lane.store(&mut bytes);
+    /// A packed block's bytes, for the checks below.
+    fn bytes_of(packed: Packed) -> [u8; PACKED] {
+        let mut bytes = [0; PACKED];
+        packed.store(&mut bytes);
         bytes
     }
 
-    /// The lane operations against plain byte arithmetic, at every length
+    /// The packed-block operations against plain byte arithmetic, at every length
     /// and offset: word loads of 0–8 bytes (the overlapping halves), the
     /// padding byte, the byte windows of the mask stream, the nonce's
     /// shift, and stores and XORs of every length.
     #[test]
-    fn lanes_match_bytes() {
-        let data: Vec<u8> = (0..LANE as u8).map(|i| i.wrapping_mul(29) ^ 0x5b).collect();
-        for len in 0..=LANE {
-            let mut expected = [0; LANE];
+    fn packed_blocks_match_bytes() {
+        let data: Vec<u8> = (0..PACKED as u8)
+            .map(|i| i.wrapping_mul(29) ^ 0x5b)
+            .collect();
+        for len in 0..=PACKED {
+            let mut expected = [0; PACKED];
             expected[..len].copy_from_slice(&data[..len]);
-            let lane = Lane::load(&data[..len]);
-            assert_eq!(bytes_of(lane), expected, "load {len}");
-            if len < LANE {
+            let packed = Packed::load(&data[..len]);
+            assert_eq!(bytes_of(packed), expected, "load {len}");
+            if len < PACKED {
                 let mut padded = expected;
                 padded[len] = 0x01;
                 assert_eq!(
-                    bytes_of(lane.xor(Lane::byte(len, 0x01))),
+                    bytes_of(packed.xor(Packed::byte(len, 0x01))),
                     padded,
                     "byte {len}"
                 );
             }
-            let mut ones = [0; LANE];
+            let mut ones = [0; PACKED];
             ones[..len].fill(0xff);
-            assert_eq!(bytes_of(Lane::ones(len)), ones, "ones {len}");
-            assert_eq!(bytes_of(lane.and(Lane::ones(len.saturating_sub(3)))), {
+            assert_eq!(bytes_of(Packed::ones(len)), ones, "ones {len}");
+            assert_eq!(bytes_of(packed.and(Packed::ones(len.saturating_sub(3)))), {
                 let mut cut = expected;
                 cut[len.saturating_sub(3)..].fill(0);
                 cut
             });
             // Stored into, and XORed onto, a shorter buffer.
             let mut stored = vec![0xee; len];
-            Lane::load(&data).store(&mut stored);
+            Packed::load(&data).store(&mut stored);
             assert_eq!(stored, &data[..len], "store {len}");
             let mut block: Vec<u8> = (0..len as u8).map(|i| i ^ 0x33).collect();
             let start = block.clone();
-            Lane::load(&data).xor_onto(&mut block, u64::MAX);
+            Packed::load(&data).xor_onto(&mut block, u64::MAX);
             for i in 0..len {
                 assert_eq!(block[i], start[i] ^ data[i], "xor_onto {len}");
             }
-            Lane::load(&data).xor_onto(&mut block, 0);
+            Packed::load(&data).xor_onto(&mut block, 0);
             for i in 0..len {
                 assert_eq!(block[i], start[i] ^ data[i], "xor_onto kept {len}");
             }
         }
-        let lane = Lane::load(&data);
+        let packed = Packed::load(&data);
         for offset in 0..WORD {
-            let mut expected = [0; LANE];
-            expected[..LANE - offset].copy_from_slice(&data[offset..]);
-            assert_eq!(bytes_of(lane.skip(offset)), expected, "skip {offset}");
+            let mut expected = [0; PACKED];
+            expected[..PACKED - offset].copy_from_slice(&data[offset..]);
+            assert_eq!(bytes_of(packed.skip(offset)), expected, "skip {offset}");
         }
-        let mut expected = [0; LANE];
-        expected[NONCE_SIZE..].copy_from_slice(&data[..LANE - NONCE_SIZE]);
-        assert_eq!(bytes_of(lane.after_nonce()), expected, "after_nonce");
+        let mut expected = [0; PACKED];
+        expected[NONCE_SIZE..].copy_from_slice(&data[..PACKED - NONCE_SIZE]);
+        assert_eq!(bytes_of(packed.after_nonce()), expected, "after_nonce");
     }
 
     /// The lengths at the bound: the largest that fit, and one more.

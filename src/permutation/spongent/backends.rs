@@ -10,13 +10,13 @@
 //! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets;
 //! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
 //!   for 5–128 blocks, calls of 64 states with the state's quarters in the
-//!   lanes of AVX2 words (`avx2::lanes`), where the CPU lacks the AVX-512
+//!   lanes of AVX2 words (`avx2::medium`), where the CPU lacks the AVX-512
 //!   tiers below;
 //! - when it also has AVX-512 (F, VL, BW, VBMI) and GFNI (built by Rust
 //!   1.89 or newer), 256 states in `ymm` words, or 512 in `zmm` words for
 //!   longer batches, two rounds per pass over memory (`avx512`), from 9
 //!   blocks (Spongent-π\[160\]: 64 states in the lanes of `zmm` words
-//!   for 4–64 blocks, `avx512::lanes`).
+//!   for 4–64 blocks, `avx512::medium`).
 //!
 //! Every tier equals the `const fn` reference bit for bit (see the tests).
 
@@ -58,7 +58,7 @@ const ONE_STATE_MAX_PEXT_176: usize = 8;
 const AVX2_MIN: usize = 65;
 
 /// From this many blocks, the 64-state AVX2 kernel with the state's
-/// quarters in the lanes (`avx2::lanes`) beats the `pext` single state a
+/// quarters in the lanes (`avx2::medium`) beats the `pext` single state a
 /// block.
 #[cfg(elephant_x86)]
 const AVX2_LANES_MIN: usize = 5;
@@ -83,7 +83,7 @@ const AVX512_MIN: usize = 9;
 const AVX512_LANES_MIN: usize = 4;
 
 /// Up to this many blocks, one call of the 64-state AVX-512 kernel with
-/// the state's bit ranges in the lanes (`avx512::lanes`, Spongent-π\[160\]
+/// the state's bit ranges in the lanes (`avx512::medium`, Spongent-π\[160\]
 /// only) beats one of the 256-state kernel.
 #[cfg(elephant_avx512)]
 const AVX512_LANES_MAX: usize = 64;
@@ -93,14 +93,14 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
     #[cfg(elephant_avx512)]
     if (AVX512_LANES_MIN..=AVX512_LANES_MAX).contains(&blocks.len()) {
         if let Some(token) = Avx512Vbmi::detect() {
-            avx512::lanes::permute_160(token, blocks);
+            avx512::medium::permute_160(token, blocks);
             return;
         }
     }
     #[cfg(elephant_x86)]
     if (AVX2_LANES_MIN..=AVX2_LANES_MAX).contains(&blocks.len()) {
-        if let Some(token) = avx2_lanes() {
-            avx2::lanes::permute_160(token, blocks);
+        if let Some(token) = avx2_medium() {
+            avx2::medium::permute_160(token, blocks);
             return;
         }
     }
@@ -151,8 +151,8 @@ pub(in crate::permutation) fn narrow_batch_160() -> Option<usize> {
 /// (AVX-512 CPUs take its batches to their 256-state kernel).
 pub(in crate::permutation) fn narrow_batch_176() -> Option<usize> {
     #[cfg(elephant_x86)]
-    if avx2_lanes().is_some() {
-        return Some(avx2::lanes::STATES);
+    if avx2_medium().is_some() {
+        return Some(avx2::medium::STATES);
     }
     None
 }
@@ -160,7 +160,7 @@ pub(in crate::permutation) fn narrow_batch_176() -> Option<usize> {
 /// AVX2, for its 64-state kernel, where the CPU lacks the AVX-512 tiers
 /// (which take those batches there).
 #[cfg(elephant_x86)]
-fn avx2_lanes() -> Option<Avx2> {
+fn avx2_medium() -> Option<Avx2> {
     #[cfg(elephant_avx512)]
     if Avx512Vbmi::detect().is_some() {
         return None;
@@ -172,8 +172,8 @@ fn avx2_lanes() -> Option<Avx2> {
 pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
     #[cfg(elephant_x86)]
     if (AVX2_LANES_MIN..=AVX2_LANES_MAX).contains(&blocks.len()) {
-        if let Some(token) = avx2_lanes() {
-            avx2::lanes::permute_176(token, blocks);
+        if let Some(token) = avx2_medium() {
+            avx2::medium::permute_176(token, blocks);
             return;
         }
     }
@@ -290,12 +290,12 @@ pub mod tiers {
         }),
         #[cfg(elephant_x86)]
         ("AVX2 lanes x64", |b| match super::Avx2::detect() {
-            Some(token) => super::avx2::lanes::permute_160(token, b),
+            Some(token) => super::avx2::medium::permute_160(token, b),
             None => b.chunks_mut(64).for_each(super::soft64::permute_160_x64),
         }),
         #[cfg(elephant_avx512)]
         ("AVX-512 lanes x64", |b| match super::Avx512Vbmi::detect() {
-            Some(token) => super::avx512::lanes::permute_160(token, b),
+            Some(token) => super::avx512::medium::permute_160(token, b),
             None => super::permute_160(b),
         }),
         #[cfg(elephant_avx512)]
@@ -322,7 +322,7 @@ pub mod tiers {
         }),
         #[cfg(elephant_x86)]
         ("AVX2 lanes x64", |b| match super::Avx2::detect() {
-            Some(token) => super::avx2::lanes::permute_176(token, b),
+            Some(token) => super::avx2::medium::permute_176(token, b),
             None => b.chunks_mut(64).for_each(super::soft64::permute_176_x64),
         }),
         #[cfg(elephant_avx512)]

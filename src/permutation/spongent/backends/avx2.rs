@@ -18,7 +18,7 @@ use core::arch::x86_64::{
 use zeroize::Zeroize;
 
 // The 64-state tier for medium batches, on this module's words.
-pub(super) mod lanes;
+pub(super) mod medium;
 
 /// Blocks one AVX2 kernel call permutes.
 pub(super) const WIDTH: usize = 256;

@@ -117,7 +117,7 @@ macro_rules! each_of_eight {
 }
 
 // The 64-state tier for medium batches, in this module's words.
-pub(super) mod lanes;
+pub(super) mod medium;
 // Blocks to bit-transposed byte columns and back, for both layouts.
 mod columns;
 
@@ -146,7 +146,7 @@ pub(super) const WIDTH: usize = 512;
 /// beyond [`Word`] and [`Ternary`].
 ///
 /// Invariant of the implementations: they are used only by the kernels
-/// here and in [`lanes`], which run only inside `#[target_feature]`
+/// here and in [`medium`], which run only inside `#[target_feature]`
 /// functions enabling (at least) AVX2, AVX-512F, AVX-512VL and GFNI,
 /// reached only with an [`Avx512Vbmi`] token; so those features are
 /// available whenever one of their methods runs (the safety argument of

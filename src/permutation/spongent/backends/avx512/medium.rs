@@ -285,7 +285,7 @@ mod tests {
 
     /// Named `vbmi` so that CI runs it with the Miri that emulates `vpermb`.
     #[test]
-    fn avx512_vbmi_lanes_matches_the_reference() {
+    fn avx512_vbmi_medium_matches_the_reference() {
         if let Some(token) = avx512_vbmi_or_fail() {
             check(
                 "AVX-512 lanes Spongent-π[160]",
