@@ -7,9 +7,9 @@
 //! is a fixed sequence independent of the data, so the time taken does not
 //! depend on the states.
 //!
-//! This is the only module with `unsafe` for Keccak: the intrinsics need
-//! AVX2, and the entry point [`permute`] takes the [`Avx2`] token, which
-//! only run-time detection gives.
+//! Its `unsafe` (the AVX2 intrinsics) stays in this module: the entry
+//! point [`permute`] takes the [`Avx2`] token, which only run-time
+//! detection gives.
 
 use super::super::super::cpu::Avx2;
 use super::super::round::{Word, rounds};

@@ -13,28 +13,15 @@
 //!   512-bit operations in two, that gains little over two 256-bit passes;
 //!   on Intel server cores it does).
 //!
-//! The 64-state kernel ([`permute`]) moves blocks in and out with AVX-512
-//! VBMI byte permutes (`vpermb`): the 64 blocks are 1,600 contiguous bytes,
-//! and per group of eight blocks masked `vpermb`s from four windows of
-//! the group gather each lane byte of the eight into a qword (14 permutes
-//! a group), then 8 × 8 qword transposes (`vpermt2q` and friends) make the
-//! lane vectors; the way back is the same in reverse. Nothing is copied to
-//! the stack, and nothing past the blocks is read or written (the last
-//! 8 bytes of a group move by masked loads and stores). The 32-state kernel
-//! ([`permute_narrow`]) uses the AVX2 backend's 32 × 32 byte transposes.
-//! Every operation is a fixed sequence independent of the data, and
-//! nothing is indexed by it.
-//!
-//! Measured on a Zen 4 (minimum of 3,000 calls of 256 blocks): the VBMI
-//! transposes took a 64-state permutation from 8.84 ns a state (with the
-//! AVX2 transposes of each half, joined into 512-bit lanes) to 6.96 ns.
-//!
 //! `unsafe` here is the intrinsics (and the AVX2 transposes): [`permute`]
 //! takes the [`Avx512Vbmi`] token and [`permute_narrow`] the
 //! [`Avx512Gfni`] token, which only run-time detection gives.
 //!
 //! Built only by Rust 1.89 or newer, which has these intrinsics (`build.rs`
 //! sets `elephant_avx512`); older compilers down to the MSRV leave it out.
+//!
+//! More on the layout and the round, with what was measured: DESIGN.md,
+//! "Kernel layouts in detail".
 
 use super::super::super::avx512::{load_table, transpose_qwords};
 use super::super::super::cpu::{Avx512Gfni, Avx512Vbmi};

@@ -12,30 +12,6 @@
 //! `vgf2p8affineqb` whose per-qword matrix is a rotation by `2q`, `2q + 1` or
 //! `2q + 2`.
 //!
-//! # One round
-//! With C the column parities, θ and ρ give
-//! `rot_r(A) ⊕ rot_r(C[x − 1]) ⊕ rot_{r+1}(C[x + 1])` at the lane of
-//! rotation `r`; π and χ follow:
-//! 1. five `vpermb` gather row `y` (for `y` = 0..4) into bytes 0–4 of both
-//!    128-bit halves; two `vpternlogd` XOR them into C (replicated);
-//! 2. meanwhile, off the critical path, two zero-masked `vgf2p8affineqb`
-//!    rotate A by its own amounts (even dwords by `2q`, odd by `2q + 1`);
-//! 3. three `vpshufb` (in-lane, cheap) spread C[x ∓ 1] to the lanes: one
-//!    with C[x − 1] in even dwords, one with C[x − 1] in odd and C[x + 1] in
-//!    even dwords, one with C[x + 1] in odd dwords, zeros elsewhere; each
-//!    goes through one `vgf2p8affineqb` (rotations by `2q`, `2q + 1`,
-//!    `2q + 2`: zeros stay zero);
-//! 4. two levels of `vpternlogd` sum the four parts into B (ρ done, π not
-//!    yet), and a copy with ι's constant at lane (0, 0);
-//! 5. three `vpermb` apply π and gather, for every lane, B\[x\], B\[x + 1\]
-//!    and B\[x + 2\] of its row (ι's copy for B\[x\]), and one `vpternlogd`
-//!    computes χ: the next state, in the same layout.
-//!
-//! Dependency chain per round: `vpermb`, two `vpternlogd`, `vpshufb`,
-//! `vgf2p8affineqb`, two `vpternlogd`, `vpermb`, `vpternlogd` (about 19
-//! cycles on a Zen 4). Only single-source byte permutes are used (Miri
-//! emulates `vpermb`, not `vpermt2b` or `vpmultishiftqb`).
-//!
 //! The state is loaded and stored with masked byte moves of exactly 25
 //! bytes, so no copy of it is left on the stack. Every index vector and
 //! matrix is a constant: nothing is indexed by the state and nothing branches
@@ -44,6 +20,9 @@
 //! `unsafe` here is the masked load and store (and the constant tables'
 //! loads); the entry point [`permute_one`] takes the [`Avx512Vbmi`] token,
 //! which only run-time detection gives. Built only by Rust 1.89 or newer.
+//!
+//! More on the layout and the round, with what was measured: DESIGN.md,
+//! "Kernel layouts in detail".
 
 use super::super::super::cpu::Avx512Vbmi;
 use super::super::{RHO, ROUND_CONSTANTS};

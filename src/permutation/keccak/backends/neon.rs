@@ -9,8 +9,8 @@
 //! time taken does not depend on the states.
 //!
 //! NEON is part of every aarch64 target this module is built for
-//! (`target_feature = "neon"`), so no run-time detection guards it; this is
-//! the only module with `unsafe` for Keccak on aarch64.
+//! (`target_feature = "neon"`), so no run-time detection guards it; its
+//! `unsafe` (the intrinsics) stays in this module.
 
 use super::super::round::{Word, rounds};
 use core::arch::aarch64::{

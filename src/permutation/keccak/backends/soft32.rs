@@ -17,91 +17,18 @@
 //! has no rotate instruction: 101 logic instructions (20 for the column
 //! parities, 5 for D, 25 for ⊕ D, 50 for χ, 1 for ι).
 //!
-//! This backend has its own round rather than the shared generic one in
-//! `keccak/round.rs` (which serves the 64-bit targets' backends): on a
-//! Cortex-M4 that one cost 5,026 counted instructions per permutation, as
-//! it passes the state by value, materialises every ρ rotation and lets
-//! LLVM hoist all 25 loads and spill them.
+//! Layout, for a Cortex-M4 (Thumb-2, 13 usable registers, an `ldm` or
+//! `ldrd` is one instruction): one state in the frame, every access `sp`
+//! plus a constant. Each row of χ writes its five outputs over the five
+//! words it has just read, so the lanes alternate between two layouts
+//! ([`at`]) and a loop step is two rounds. In the even layout the five
+//! lanes of one output row of χ are consecutive (one `ldm`); the odd
+//! layout is row by row. Barriers between the rows ([`barrier`]) keep
+//! LLVM from loading a whole round first; each lane's place and frame is
+//! written out twice in [`permute`], checked by the backend tests.
 //!
-//! Layout and schedule, for the instructions counted on a Cortex-M4
-//! (Thumb-2, 13 usable registers, an `ldm` or `ldrd` is one instruction):
-//! - one state in the frame, every access `sp` plus a constant. Each row
-//!   of χ writes its five outputs over the five words it has just read, so
-//!   the lanes change places from round to round; with the places chosen
-//!   as in [`at`] they alternate between two layouts, and a loop step is
-//!   two rounds (one in each direction);
-//! - in the even layout the state is stored by π groups: the five lanes
-//!   that make one output row g of χ (the lanes (x, y) with
-//!   2x + 3y = g mod 5) are consecutive, so an even round's rows come in
-//!   with one `ldm` (and the `add` of its address) and go back in order to
-//!   the same five words; the odd layout is row by row, so an odd round
-//!   loads its rows lane by lane (`ldr`s) and stores them in the even
-//!   layout's places;
-//! - plain loads and stores of `Cell`s, kept in order by compiler barriers
-//!   between the rows ([`barrier`]: `black_box(())` once the state has
-//!   been handed to `black_box`, which emits no instruction): left free,
-//!   LLVM loads every lane of a round first, forwards the previous round's
-//!   stores to those loads, and spills;
-//! - the column parities are left to LLVM's scheduler, which computes them
-//!   one column at a time, each lane with its own `ldr` (25 a round).
-//!
-//! 3,248 counted instructions per permutation (`permute_one` in
-//! `firmware/bench/profile`), about 171 a round (101 logic, 25 + about 10
-//! loads, 25 stores, a few spills, ι's load and the loop), no `memclr`
-//! call; a 152-byte frame (the state and the saved registers); 1,534 bytes
-//! of code.
-//!
-//! The first version kept two states (each round read one and wrote the
-//! other, both stored by π groups): 3,252 instructions per permutation in
-//! a 256-byte frame, which kept Delirium's peak stack over the firmware's
-//! 512-byte budget. One state with the other choice of places (the even
-//! layout's slots in x order, `5g + x`, which makes the odd one
-//! `5y + (2x + y) mod 5`): about 3,290, as an even round's stores then go
-//! out of order.
-//!
-//! Tried and measured worse on the Cortex-M4 (counted instructions per
-//! permutation, or per round of the loop):
-//! - the previous form, lanes as relaxed atomics (plain `ldr`/`str` that
-//!   LLVM keeps in order, but never merges into `ldrd`/`ldm`), parities one
-//!   column at a time, each stored into a lane of the output state to keep
-//!   LLVM from loading the whole state first: 4,082, 201 a round, plus two
-//!   `memclr` calls;
-//! - plain `Cell` lanes ordered by compiler fences or `black_box` on values
-//!   (LLVM still loads the whole state first and spills it, and merges no
-//!   loads into `ldm`): 4,700–4,950; two rounds per loop step with both
-//!   states at fixed places and atomics: 4,570;
-//! - the states at run-time places (the halves of one array, swapped every
-//!   round), ordered by possible aliasing alone: an offset of 0 or 25 made
-//!   LLVM select every address apart (6,549); two references it cannot
-//!   tell apart (from one `black_box`) made it forward each round's stores
-//!   to the next round's parity loads and spill (4,064), 3,853 with a dummy
-//!   store before the parities to stop that;
-//! - each group of the parity loads between barriers, to have them merged:
-//!   they are, but the SelectionDAG scheduler (bottom-up; a barrier pins
-//!   loads, not `eor`s) then puts every `eor` after all the loads and
-//!   spills: 180–188 a round against 171; the same groups split by branches
-//!   on the round constant (never taken but for round 3, with the parities
-//!   handed to `black_box` there so that they cannot sink): the loads merge
-//!   and the `eor`s stay in place, but the compare and branch cost what the
-//!   merged loads save (3,264–3,390);
-//! - the next round's parities accumulated from the rows' outputs (no
-//!   parity loads): in registers LLVM sinks the accumulation to the end of
-//!   the round and spills (198 a round); through five words of the frame,
-//!   one `ldr`, `eor` and `str` per lane (3,653);
-//! - a column's lanes at the seams of consecutive groups, for `ldrd`s among
-//!   the parity loads: LLVM reassociates the parity chains and no pair
-//!   forms (3,270); holding two outputs of a row until the next one so that
-//!   pairs of stores are adjacent in memory: no `strd` forms (3,234, within
-//!   allocation noise);
-//! - the lanes written straight into the array literal instead of after
-//!   it: with two states the same count in a 40-byte larger frame; with
-//!   one, about 3,310 (LLVM computes every lane first and spills).
-//! - the lanes' places and frames in one table, with [`permute`]'s
-//!   hand-unrolled block-in and block-out code as loops over it: 3,626
-//!   (the table reads and rotations by a register); the same as one
-//!   function per π group, its five lanes' indices computed from the group
-//!   in a loop: 4,033. So each lane's place and frame is written out twice
-//!   there, on purpose, and checked by the shared backend tests.
+//! Why this form and not another (the shared round, two states, atomics,
+//! tables; each measured): DESIGN.md, "Keccak-f\[200\] on 32-bit Arm".
 
 use core::cell::Cell;
 use core::hint::black_box;

@@ -15,24 +15,6 @@
 //! `vpternlogd`). A group needs 16 live words plus the S-box temporaries, so
 //! it fits the 32 vector registers of AVX-512 (not the 16 of AVX2).
 //!
-//! The round constants reach only groups 0, 1, b/16 − 2 and b/16 − 1 (state
-//! bits 0..6 and b − 7 .. b − 1, in either round); those four are written
-//! out with the constants' positions known at compile time (XORs of words
-//! from compile-time tables), and the others are one loop, so a pass is
-//! about 5 KiB of code. The S-box is [`sbox_ternary`] (seven `vpternlogd`
-//! and one `vpxor`, every NOT folded into a truth table), the same in every
-//! group, so no quarter of the state is kept complemented.
-//!
-//! Blocks go into bitsliced form 64 at a time as their byte columns,
-//! bit-transposed ([`columns`]: masked `vpermb` gathers, qword transposes
-//! and one GFNI `vgf2p8affineqb` per column), parked in the scratch words;
-//! then for each column, `vpermt2b`s from pairs of 64-block chunks build
-//! its eight words (state `64l + s` of chunk `l` at byte `8l + s / 8` of a
-//! word). The way out is the same reversed.
-//!
-//! Why this form, what it costs and what else was measured: DESIGN.md,
-//! "Spongent-π on AVX-512".
-//!
 //! Nothing branches on or indexes by the state: every branch and index is
 //! on the round counter, a const parameter or a block count.
 //!
@@ -43,6 +25,10 @@
 //!
 //! Built only by Rust 1.89 or newer, which has these intrinsics (`build.rs`
 //! sets `elephant_avx512`).
+//!
+//! Why this form, what else was measured, and the round constants and
+//! transposes in detail: DESIGN.md, "Spongent-π on AVX-512" and "Kernel
+//! layouts in detail".
 
 // Every index below is a const parameter or a loop counter combined with
 // the constants b, b/4 and b/16 (b = 160 or 176), and stays below the

@@ -10,12 +10,6 @@
 //! holds one nibble of every lane, and one S-box circuit on a slot's words
 //! computes four S-boxes of 64 states.
 //!
-//! # The bit permutation
-//! Output bit `t` of nibble `k` goes to bit `Qt + k`: lane `t` of word `k`.
-//! With `k = s + (Q/4)l` (slot `s`, lane `l`), lane `t` of word
-//! `s + (Q/4)l` takes lane `l` of the slot's output `t`: a 4×4 transpose of
-//! 64-bit lanes, four unpacks and four 128-bit permutes a slot.
-//!
 //! # Complements
 //! Every word is kept complemented between rounds: the S-box of
 //! complemented inputs ([`sbox_complemented`]) leaves outputs 1..3
@@ -31,6 +25,9 @@
 //! constants are words from a table indexed by the public round number.
 //! `unsafe` here is the AVX2 intrinsics, reached only through the [`Avx2`]
 //! token (run-time detection).
+//!
+//! More on the layout and the round, with what was measured: DESIGN.md,
+//! "Kernel layouts in detail".
 
 // Every index below is a constant (a slot, a lane, a word of the slot)
 // within the fixed-size arrays it indexes, or a loop counter over them.

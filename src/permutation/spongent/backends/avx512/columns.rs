@@ -1,6 +1,6 @@
 //! Up to 64 blocks as their byte columns, bit-transposed: the first three
 //! stages into (and the last three out of) both AVX-512 Spongent layouts,
-//! the 64-state one of [`medium`](super::lanes) and the 256/512-state
+//! the 64-state one of [`medium`](super::medium) and the 256/512-state
 //! bitsliced one of the parent module, for blocks of 20 or 22 bytes.
 //!
 //! Column vector `c` holds byte `c` of 64 blocks: qword `g` is blocks

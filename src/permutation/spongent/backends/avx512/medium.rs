@@ -1,10 +1,7 @@
 //! Spongent-π\[160\] on up to 64 states with the state's eight 20-bit
 //! ranges in the lanes of 20 `zmm` words: the AVX-512 tier for medium
 //! batches (9 to 64 blocks), which the 256-state kernel of the parent
-//! module would run mostly empty at the same cost as a full call. Measured
-//! on a Zen 4 (minimum of 1,000 calls): 1.86–1.89 µs a call against
-//! 3.86–3.97 µs for the 256-state kernel; the transposes take 0.23–0.25 µs
-//! of it.
+//! module would run mostly empty at the same cost as a full call.
 //!
 //! # Layout
 //! Bit `p` of state `s` is bit `s` of lane `p / 20` of word `p mod 20`. So
@@ -13,14 +10,6 @@
 //! of every lane, and one S-box circuit on a slot's words computes eight
 //! S-boxes of 64 states (the true S-box, [`sbox_ternary`]: no
 //! complemented quarters, which would differ between lanes).
-//!
-//! # The bit permutation
-//! Output bit `t` of nibble `k` goes to bit `40t + k`, that is to word
-//! `k mod 20` and lane `2t + k / 20`. With `k = 5l + s` (slot `s`, lane
-//! `l = m + 4h`), slot `s`'s outputs go to the words `5m + s` (`m` =
-//! 0..3), lane `2t + h` of word `5m + s` taking lane `m + 4h` of output
-//! `t`: four words to four words, eight qword permutes a slot (four
-//! `vpermt2q`, four `vshufi64x2`).
 //!
 //! # Getting in and out
 //! The blocks' byte columns, bit-transposed ([`columns`](super::columns):
@@ -36,6 +25,9 @@
 //! [`Avx512Vbmi`] token, which only run-time detection of AVX-512F, VL,
 //! BW, VBMI, GFNI and AVX2 gives (a superset of the parent module's
 //! features, which the shared words need).
+//!
+//! More on the layout and the round, with what was measured: DESIGN.md,
+//! "Kernel layouts in detail".
 
 use super::super::super::super::avx512::load_table;
 use super::super::super::super::cpu::Avx512Vbmi;
