@@ -14,7 +14,7 @@ use crate::scrub::Depth;
 /// Run length for short single-message calls, whose blocks fit in one
 /// such run: setting up (and wiping) a full run would cost more than the
 /// permutations.
-pub(super) const SHORT_RUN: usize = 8;
+pub(crate) const SHORT_RUN: usize = 8;
 
 /// Run length for sealing a medium message where the permutation has a
 /// narrow kernel of this many blocks ([`Permutation::narrow_batch`]).

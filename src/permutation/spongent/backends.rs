@@ -61,20 +61,20 @@ const AVX2_MIN: usize = 65;
 /// quarters in the lanes (`avx2::medium`) beats the `pext` single state a
 /// block.
 #[cfg(elephant_x86)]
-const AVX2_LANES_MIN: usize = 5;
+const AVX2_MEDIUM_MIN: usize = 5;
 
 /// Up to this many blocks, calls of the 64-state AVX2 kernel (two at
 /// most) beat one of the 256-state kernel.
 #[cfg(elephant_x86)]
-const AVX2_LANES_MAX: usize = 128;
+const AVX2_MEDIUM_MAX: usize = 128;
 
 /// From this many blocks on, the AVX-512 kernel (256 states per call,
 /// padded; 512 for longer batches) takes over. It would pay from 7 or 8
-/// blocks; it starts past the 8-block runs of short calls, whose stack
-/// clearing (`scrub::depth::SHORT_CALL`) is sized for the smaller kernels
+/// blocks; it starts past the runs of short calls, whose stack clearing
+/// (`scrub::depth::SHORT_CALL`) is sized for the smaller kernels
 /// (DESIGN.md, "Tier thresholds").
 #[cfg(elephant_avx512)]
-const AVX512_MIN: usize = 9;
+const AVX512_MIN: usize = crate::mode::plan::SHORT_RUN + 1;
 
 /// From this many blocks, the 64-state AVX-512 kernel with the state's
 /// bit ranges in the lanes beats the `pext` single state a block. Short
@@ -98,7 +98,7 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
         }
     }
     #[cfg(elephant_x86)]
-    if (AVX2_LANES_MIN..=AVX2_LANES_MAX).contains(&blocks.len()) {
+    if (AVX2_MEDIUM_MIN..=AVX2_MEDIUM_MAX).contains(&blocks.len()) {
         if let Some(token) = avx2_medium() {
             avx2::medium::permute_160(token, blocks);
             return;
@@ -171,7 +171,7 @@ fn avx2_medium() -> Option<Avx2> {
 /// Spongent-π\[176\] on every block of `blocks`, each independently.
 pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
     #[cfg(elephant_x86)]
-    if (AVX2_LANES_MIN..=AVX2_LANES_MAX).contains(&blocks.len()) {
+    if (AVX2_MEDIUM_MIN..=AVX2_MEDIUM_MAX).contains(&blocks.len()) {
         if let Some(token) = avx2_medium() {
             avx2::medium::permute_176(token, blocks);
             return;
