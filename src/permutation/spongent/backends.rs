@@ -15,7 +15,7 @@
 //!   blocks (Spongent-π\[160\]: 64 states in the lanes of `zmm` words
 //!   for 4–64 blocks, `avx512::lanes`);
 //! - on aarch64 (NEON is part of its baseline), one state in NEON vectors
-//!   (`neon_one`) instead of [`soft32`], and from 26 blocks 128 states
+//!   (`neon_one`) instead of [`soft32`], and from 23 blocks 128 states
 //!   bitsliced in NEON vectors, two rounds per pass (`neon`), instead of
 //!   [`soft64`].
 //!
@@ -53,7 +53,7 @@ const ONE_STATE_MAX: usize = 3;
 /// From this many blocks on, the 128-state NEON kernel beats the NEON
 /// single state a block (DESIGN.md, "Spongent-π on aarch64").
 #[cfg(elephant_neon)]
-const NEON_MIN: usize = 26;
+const NEON_MIN: usize = 23;
 
 /// Up to this many blocks, one state at a time with the `pext` kernel
 /// (where the CPU has a fast `pext`) beats the batch kernels of 64 and of
@@ -339,9 +339,9 @@ mod tests {
     use crate::permutation::{spongent_pi_160, spongent_pi_176};
 
     /// Batch lengths that reach every tier: one state, the 64-wide kernel,
-    /// (on aarch64) the 128-wide NEON kernel from 26 blocks, and (on x86-64
+    /// (on aarch64) the 128-wide NEON kernel from 23 blocks, and (on x86-64
     /// with AVX2 or AVX-512) the 256- and 512-wide ones, full and padded.
-    const TIER_LENGTHS: [usize; 14] = [1, 3, 4, 7, 8, 9, 25, 26, 64, 65, 256, 300, 512, 700];
+    const TIER_LENGTHS: [usize; 14] = [1, 3, 4, 7, 8, 9, 22, 23, 64, 65, 256, 300, 512, 700];
 
     #[test]
     fn dispatcher_matches_the_reference() {

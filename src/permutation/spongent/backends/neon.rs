@@ -178,25 +178,32 @@ fn transpose(rows: &mut [Slice]) {
 /// Words of bitsliced state: three 64-bit columns of every block.
 const SLICES: usize = 192;
 
-/// Bytes `8·column .. 8·column + 8` of `block` as a little-endian `u64`
-/// (zero-filled past the end of the block).
+/// The three 8-byte rows of a block as little-endian words (the last one
+/// zero-filled past the end of the block).
 #[inline(always)]
-fn read_row(block: &[u8], column: usize) -> u64 {
-    block.chunks(8).nth(column).map_or(0, |bytes| {
-        bytes
-            .iter()
-            .rev()
-            .fold(0, |row, byte| row.wrapping_shl(8) | u64::from(*byte))
-    })
+fn rows_of<const BYTES: usize>(block: &[u8; BYTES]) -> [u64; 3] {
+    let mut bytes = [0u8; 24];
+    for (to, from) in bytes.iter_mut().zip(block) {
+        *to = *from;
+    }
+    let mut rows = [0u64; 3];
+    for (row, chunk) in rows.iter_mut().zip(bytes.chunks_exact(8)) {
+        let mut le = [0u8; 8];
+        le.copy_from_slice(chunk);
+        *row = u64::from_le_bytes(le);
+    }
+    rows
 }
 
-/// Writes the bytes of `row` that exist back to `8·column ..` of `block`.
+/// Writes three 8-byte rows back to a block (the inverse of [`rows_of`]).
 #[inline(always)]
-fn write_row(block: &mut [u8], column: usize, row: u64) {
-    if let Some(bytes) = block.chunks_mut(8).nth(column) {
-        for (to, from) in bytes.iter_mut().zip(row.to_le_bytes()) {
-            *to = from;
-        }
+fn write_rows<const BYTES: usize>(block: &mut [u8; BYTES], rows: [u64; 3]) {
+    let mut bytes = [0u8; 24];
+    for (chunk, row) in bytes.chunks_exact_mut(8).zip(rows) {
+        chunk.copy_from_slice(&row.to_le_bytes());
+    }
+    for (to, from) in block.iter_mut().zip(bytes) {
+        *to = from;
     }
 }
 
@@ -279,6 +286,11 @@ fn group<const GROUPS: usize>(
     constants: Constants,
     [counter, next]: &[[Slice; 7]; 2],
 ) {
+    // An empty `asm!` that may touch memory: a scheduling boundary, which
+    // keeps the optimiser from interleaving the straight-line groups of a
+    // pass (their 16 words each, live together, spill).
+    // SAFETY: it executes no instruction.
+    unsafe { core::arch::asm!("", options(nostack, preserves_flags)) };
     let mut words = [Slice::zero(); 16];
     words.copy_from_slice(&from[16 * m..16 * m + 16]);
     // Round constant of the first round: counter bit k on slices k and
@@ -382,14 +394,17 @@ fn permute_sliced<const BYTES: usize, const GROUPS: usize>(
 ) {
     let mut slices = [Slice::zero(); SLICES];
     let mut scratch = [Slice::zero(); SLICES];
-    for (column, rows) in slices.chunks_exact_mut(64).enumerate() {
-        for (row, word) in rows.iter_mut().enumerate() {
-            *word = Slice::from_lanes(|lane| {
-                blocks
-                    .get(lane.wrapping_mul(64).wrapping_add(row))
-                    .map_or(0, |block| read_row(block, column))
-            });
+    // Row r of column c (slice 64c + r) holds row c of blocks r and 64 + r.
+    let (low, high) = blocks.split_at_mut(blocks.len().min(64));
+    for row in 0..64 {
+        let [a, b] = [low.get(row), high.get(row)].map(|block| block.map_or([0; 3], rows_of));
+        for (column, (a, b)) in a.into_iter().zip(b).enumerate() {
+            if let Some(word) = slices.get_mut(column.wrapping_mul(64).wrapping_add(row)) {
+                *word = Slice::from_lanes(|lane| if lane == 0 { a } else { b });
+            }
         }
+    }
+    for rows in slices.chunks_exact_mut(64) {
         transpose(rows);
     }
 
@@ -421,18 +436,33 @@ fn permute_sliced<const BYTES: usize, const GROUPS: usize>(
         }
     }
 
-    for (column, rows) in slices.chunks_exact_mut(64).enumerate() {
+    for rows in slices.chunks_exact_mut(64) {
         transpose(rows);
-        for (row, word) in rows.iter().enumerate() {
-            word.to_lanes(|lane, value| {
-                if let Some(block) = blocks.get_mut(lane.wrapping_mul(64).wrapping_add(row)) {
-                    write_row(block, column, value);
-                }
-            });
+    }
+    for row in 0..64 {
+        let mut rows = [[0u64; 3]; 2];
+        for (column, words) in slices.chunks_exact(64).enumerate() {
+            if let Some(word) = words.get(row) {
+                word.to_lanes(|lane, value| {
+                    if let Some(to) = rows.get_mut(lane).and_then(|r| r.get_mut(column)) {
+                        *to = value;
+                    }
+                });
+            }
+        }
+        let [a, b] = rows;
+        if let Some(block) = low.get_mut(row) {
+            write_rows(block, a);
+        }
+        if let Some(block) = high.get_mut(row) {
+            write_rows(block, b);
         }
     }
-    slices.zeroize();
-    scratch.zeroize();
+    // Wiped by stores the optimiser must keep (`black_box`), as a
+    // `memset` rather than one volatile store per word.
+    slices.fill(Slice::zero());
+    scratch.fill(Slice::zero());
+    core::hint::black_box((&slices, &scratch));
 }
 
 /// Spongent-π\[160\] on every block, 128 at a time.
