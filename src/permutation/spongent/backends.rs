@@ -16,7 +16,11 @@
 //!   1.89 or newer), 256 states in `ymm` words, or 512 in `zmm` words for
 //!   longer batches, two rounds per pass over memory (`avx512`), from 9
 //!   blocks (Spongent-π\[160\]: 64 states in the lanes of `zmm` words
-//!   for 4–64 blocks, `avx512::medium`).
+//!   for 4–64 blocks, `avx512::medium`);
+//! - on aarch64 (NEON is part of its baseline), one state in NEON vectors
+//!   (`neon_one`) instead of [`soft32`], and from 23 blocks 128 states
+//!   bitsliced in NEON vectors, two rounds per pass (`neon`), instead of
+//!   [`soft64`].
 //!
 //! Every tier equals the `const fn` reference bit for bit (see the tests).
 
@@ -27,10 +31,16 @@ mod avx2;
 #[cfg(elephant_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512;
+#[cfg(elephant_neon)]
+mod neon;
+#[cfg(elephant_neon)]
+mod neon_one;
 #[cfg(elephant_x86)]
 mod pext;
+#[cfg(any(test, elephant_bench_tiers, not(elephant_neon)))]
 mod soft32;
 #[cfg(elephant_batch)]
+#[cfg_attr(elephant_neon, allow(dead_code))]
 mod soft64;
 
 #[cfg(elephant_avx512)]
@@ -40,8 +50,13 @@ use super::super::cpu::{Avx2, FastPext};
 
 /// Up to this many blocks, one state at a time beats the portable 64-wide
 /// bitsliced kernel (measured with the `spongent_batch` benchmarks).
-#[cfg(elephant_batch)]
+#[cfg(all(elephant_batch, not(elephant_neon)))]
 const ONE_STATE_MAX: usize = 3;
+
+/// From this many blocks on, the 128-state NEON kernel beats the NEON
+/// single state a block (DESIGN.md, "Spongent-π on aarch64").
+#[cfg(elephant_neon)]
+const NEON_MIN: usize = 23;
 
 /// Up to this many blocks, one state at a time with the `pext` kernel
 /// (where the CPU has a fast `pext`) beats the batch kernels of 64 and of
@@ -127,7 +142,12 @@ pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
             return;
         }
     }
-    #[cfg(elephant_batch)]
+    #[cfg(elephant_neon)]
+    if blocks.len() >= NEON_MIN {
+        neon::permute_160(blocks);
+        return;
+    }
+    #[cfg(all(elephant_batch, not(elephant_neon)))]
     if blocks.len() > ONE_STATE_MAX {
         blocks.chunks_mut(64).for_each(soft64::permute_160_x64);
         return;
@@ -200,7 +220,12 @@ pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
             return;
         }
     }
-    #[cfg(elephant_batch)]
+    #[cfg(elephant_neon)]
+    if blocks.len() >= NEON_MIN {
+        neon::permute_176(blocks);
+        return;
+    }
+    #[cfg(all(elephant_batch, not(elephant_neon)))]
     if blocks.len() > ONE_STATE_MAX {
         blocks.chunks_mut(64).for_each(soft64::permute_176_x64);
         return;
@@ -215,6 +240,9 @@ pub(in crate::permutation) fn permute_one_160(block: &mut [u8; 20]) {
         pext::permute_160(token, block);
         return;
     }
+    #[cfg(elephant_neon)]
+    neon_one::permute_160(block);
+    #[cfg(not(elephant_neon))]
     soft32::permute_160(block);
 }
 
@@ -225,6 +253,9 @@ pub(in crate::permutation) fn permute_one_176(block: &mut [u8; 22]) {
         pext::permute_176(token, block);
         return;
     }
+    #[cfg(elephant_neon)]
+    neon_one::permute_176(block);
+    #[cfg(not(elephant_neon))]
     soft32::permute_176(block);
 }
 
@@ -253,7 +284,9 @@ pub(in crate::permutation) fn kernels() -> &'static str {
             "soft32, AVX2 x256"
         };
     }
-    if cfg!(elephant_batch) {
+    if cfg!(elephant_neon) {
+        "NEON one, NEON x128"
+    } else if cfg!(elephant_batch) {
         if pext {
             "pext, soft64 x64"
         } else {
@@ -283,6 +316,8 @@ pub mod tiers {
         ("soft64 x64", |b| {
             b.chunks_mut(64).for_each(super::soft64::permute_160_x64);
         }),
+        #[cfg(elephant_neon)]
+        ("NEON x128", super::neon::permute_160),
         #[cfg(elephant_x86)]
         ("AVX2 x256", |b| match super::Avx2::detect() {
             Some(token) => super::avx2::permute_160(token, b),
@@ -315,6 +350,8 @@ pub mod tiers {
         ("soft64 x64", |b| {
             b.chunks_mut(64).for_each(super::soft64::permute_176_x64);
         }),
+        #[cfg(elephant_neon)]
+        ("NEON x128", super::neon::permute_176),
         #[cfg(elephant_x86)]
         ("AVX2 x256", |b| match super::Avx2::detect() {
             Some(token) => super::avx2::permute_176(token, b),
@@ -362,9 +399,9 @@ mod tests {
     use crate::permutation::{spongent_pi_160, spongent_pi_176};
 
     /// Batch lengths that reach every tier: one state, the 64-wide kernel,
-    /// and (on x86-64 with AVX2 or AVX-512) the 256- and 512-wide ones, full
-    /// and padded.
-    const TIER_LENGTHS: [usize; 12] = [1, 3, 4, 7, 8, 9, 64, 65, 256, 300, 512, 700];
+    /// (on aarch64) the 128-wide NEON kernel from 23 blocks, and (on x86-64
+    /// with AVX2 or AVX-512) the 256- and 512-wide ones, full and padded.
+    const TIER_LENGTHS: [usize; 14] = [1, 3, 4, 7, 8, 9, 22, 23, 64, 65, 256, 300, 512, 700];
 
     #[test]
     fn dispatcher_matches_the_reference() {

@@ -51,6 +51,7 @@ scalar_bits!(u32, u64);
 /// input bit). Derived from the algebraic normal form of the reference by
 /// sharing `x1·x2`, `x0 ⊕ x1·x2` and `x1 ⊕ x2`, and writing the cubic part of
 /// `y3` as `x3 · (x0 ? x2 : ¬x1)`.
+#[cfg(any(test, elephant_bench_tiers, not(elephant_neon)))]
 #[inline(always)]
 pub(super) fn sbox<W: Bits>([x0, x1, x2, x3]: [W; 4]) -> [W; 4] {
     let u = x0.xor(x1.and(x2));
