@@ -170,6 +170,13 @@ impl<P: Permutation, T> fmt::Debug for Packet<'_, P, T> {
 /// about as deep as a single-message call. It is cleared before the call
 /// returns.
 pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
+    P::seal_packets(packets)
+}
+
+/// [`seal`]'s work, reached through the sealed trait: compiled once per
+/// instance, in this crate. (Opening is generic over the tag's borrow, so
+/// a caller's crate compiles its own.)
+pub(crate) fn seal_packets<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
     let (accept, lengths_ok) = run_all(packets, |tag| TagSlot::Seal(&mut **tag));
     debug_assert_eq!(accept, 0xff, "sealing always succeeds");
     if lengths_ok { Ok(()) } else { Err(Error) }
@@ -260,14 +267,14 @@ fn run_all<P: Permutation, T>(
     let work = || {
         let mut accept = 0xff;
         if short > 0 {
-            let mut messages = packets
+            let messages = packets
                 .iter_mut()
                 .filter(|packet| in_lockstep(packet))
                 .map(|packet| message(packet, slot));
-            accept &= P::lockstep(plan.small_waves, &mut messages);
+            accept &= lockstep(plan.small_waves, messages);
         }
         if general > 0 {
-            let mut messages = packets
+            let messages = packets
                 .iter_mut()
                 .filter(|packet| !in_lockstep(packet))
                 .filter_map(|packet| {
@@ -279,7 +286,7 @@ fn run_all<P: Permutation, T>(
                     }
                     within.then(|| message(packet, slot))
                 });
-            accept &= P::schedule(plan.scheduler, &mut messages);
+            accept &= schedule(plan.scheduler, messages);
         }
         accept
     };
@@ -289,11 +296,10 @@ fn run_all<P: Permutation, T>(
 
 /// Runs short messages in lockstep, in small waves or full ones as the
 /// plan says; returns the AND of their accept masks. The caller clears
-/// the stack. (Reached through [`Sealed::lockstep`](crate::permutation::sealed::Sealed::lockstep): compiled once per
-/// instance, in this crate.)
-pub(crate) fn lockstep<'p, P: Permutation>(
+/// the stack.
+fn lockstep<'p, P: Permutation>(
     small_waves: bool,
-    messages: &mut dyn Iterator<Item = Message<'p, P>>,
+    messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
     if small_waves {
         in_lockstep_waves::<P, SMALL_WAVE, { SMALL_WAVE * MAX_PER_STAGE }>(messages)
@@ -307,17 +313,17 @@ pub(crate) fn lockstep<'p, P: Permutation>(
 /// scheduler): the stack holds one configuration at a time.
 #[inline(never)]
 fn in_lockstep_waves<'p, P: Permutation, const WAVE: usize, const STATES: usize>(
-    messages: &mut dyn Iterator<Item = Message<'p, P>>,
+    messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
     Lockstep::<P, WAVE, STATES>::new().process(messages)
 }
 
 /// Runs messages through the general scheduler in the plan's
 /// configuration; returns the AND of their accept masks. The caller clears
-/// the stack. (Reached through [`Sealed::schedule`](crate::permutation::sealed::Sealed::schedule), as [`lockstep`].)
-pub(crate) fn schedule<'p, P: Permutation>(
+/// the stack.
+fn schedule<'p, P: Permutation>(
     scheduler: Scheduler,
-    messages: &mut dyn Iterator<Item = Message<'p, P>>,
+    messages: impl Iterator<Item = Message<'p, P>>,
 ) -> u8 {
     match scheduler {
         #[cfg(not(elephant_batch))]

@@ -42,8 +42,8 @@ use zeroize::Zeroize;
 
 pub(crate) mod sealed {
     use super::Permutation;
-    use crate::mode::schedule::Message;
-    use crate::mode::{NONCE_SIZE, Scheduler, TagOf};
+    use crate::batch::Packet;
+    use crate::mode::{NONCE_SIZE, TagOf};
     use aead::Result;
     use aead::inout::InOutBuf;
 
@@ -77,19 +77,8 @@ pub(crate) mod sealed {
         where
             Self: Permutation;
 
-        /// [`crate::batch::lockstep`] for this instance.
-        fn lockstep<'p>(
-            small_waves: bool,
-            messages: &mut dyn Iterator<Item = Message<'p, Self>>,
-        ) -> u8
-        where
-            Self: Permutation;
-
-        /// [`crate::batch::schedule`] for this instance.
-        fn schedule<'p>(
-            scheduler: Scheduler,
-            messages: &mut dyn Iterator<Item = Message<'p, Self>>,
-        ) -> u8
+        /// [`crate::batch::seal`] for this instance.
+        fn seal_packets(packets: &mut [Packet<'_, Self>]) -> Result<()>
         where
             Self: Permutation;
     }
@@ -117,18 +106,8 @@ pub(crate) mod sealed {
                     crate::mode::decrypt::<Self>(expanded_key, nonce, associated_data, buffer, tag)
                 }
 
-                fn lockstep<'p>(
-                    small_waves: bool,
-                    messages: &mut dyn Iterator<Item = Message<'p, Self>>,
-                ) -> u8 {
-                    crate::batch::lockstep::<Self>(small_waves, messages)
-                }
-
-                fn schedule<'p>(
-                    scheduler: Scheduler,
-                    messages: &mut dyn Iterator<Item = Message<'p, Self>>,
-                ) -> u8 {
-                    crate::batch::schedule::<Self>(scheduler, messages)
+                fn seal_packets(packets: &mut [Packet<'_, Self>]) -> Result<()> {
+                    crate::batch::seal_packets::<Self>(packets)
                 }
             }
         )*};

@@ -189,7 +189,7 @@ pub(crate) const SHORT_BATCH_RUN: usize = 32;
 /// Which configuration of the general scheduler takes a multi-message
 /// call's packets that do not go in lockstep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scheduler {
+pub(crate) enum Scheduler {
     /// One message at a time, one block at a time.
     #[cfg(not(elephant_batch))]
     OneBlock,

@@ -16,23 +16,13 @@ use crate::permutation::Permutation;
 use aead::Result;
 
 /// One message of a multi-message call, as the caller hands it over.
-pub struct Message<'p, P: Permutation> {
+pub(crate) struct Message<'p, P: Permutation> {
     pub(crate) expanded_key: &'p P::Block,
     pub(crate) nonce: &'p [u8; NONCE_SIZE],
     pub(crate) associated_data: &'p [u8],
     pub(crate) buffer: &'p mut [u8],
     pub(crate) tag: TagSlot<'p, P>,
     pub(crate) outcome: &'p mut Result<()>,
-}
-
-/// Lengths only: the rest is secret (the key, the buffer) or the caller's.
-impl<P: Permutation> core::fmt::Debug for Message<'_, P> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Message")
-            .field("associated_data", &self.associated_data.len())
-            .field("buffer", &self.buffer.len())
-            .finish_non_exhaustive()
-    }
 }
 
 /// A message's tag: written when sealing, checked when opening.
