@@ -235,7 +235,7 @@ fn open_with<P: Permutation, const N: usize, const W: usize>(
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // Tests may panic.
 mod tests {
     use super::*;
-    use crate::{Keccak200, Spongent160, Spongent176};
+    use crate::{Keccak200, Spongent160};
 
     /// How many steps (permutation batches, empty ones included) one call
     /// takes on a run of `N` blocks of its own.
@@ -337,7 +337,7 @@ mod tests {
         }
         check::<Spongent160>();
         if !cfg!(miri) {
-            check::<Spongent176>();
+            check::<crate::Spongent176>();
             check::<Keccak200>();
             assert_eq!(
                 steps_in::<Spongent160, M, { window_for(M) }>(true, 1_500),
