@@ -18,7 +18,7 @@ pub(super) mod backends;
 mod round;
 
 /// Rotation offsets ρ for lane `x + 5y`, reduced mod 8.
-const RHO: [u32; 25] = [
+pub(super) const RHO: [u32; 25] = [
     0, 1, 6, 4, 3, 4, 4, 6, 7, 4, 3, 2, 3, 1, 7, 1, 5, 7, 5, 0, 2, 2, 5, 0, 6,
 ];
 
