@@ -79,7 +79,7 @@ use aead::{Result, TagPosition};
 use core::fmt;
 use core::marker::PhantomData;
 use permutation::sealed::Sealed;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
 pub use mode::{MAX_ASSOCIATED_DATA_LEN, MAX_MESSAGE_LEN};
 
@@ -162,19 +162,29 @@ impl<P: Permutation> KeyInit for Elephant<P> {
 }
 
 impl<P: Permutation> Elephant<P> {
-    /// The cipher for `key`: `L = P(K ‖ 0)`, expanded in `expanding` and
-    /// copied field by field into the return place; `expanding` is wiped
-    /// when it drops, after that copy. Called only through
-    /// [`mode::key_setup`], which clears the stack this leaves.
+    /// The cipher for `key`: `L = P(K ‖ 0)`, expanded in a block of this
+    /// frame and copied into the return place. Called only through
+    /// [`mode::key_setup`], whose stack clearing overwrites this frame and
+    /// the permutation's, so the block is not wiped here as well.
     fn expand(key: &Key<Self>) -> Self {
-        let mut expanding = Self {
-            expanded_key: P::Block::default(),
-            permutation: PhantomData,
+        let mut expanded_key = P::Block::default();
+        // Word by word, written out: LLVM then sees the zeros under the
+        // key overwritten and clears only the rest, with a few stores (a
+        // loop would become `memcpy`, and `memclr` the whole block).
+        let block = expanded_key.as_mut();
+        let mut word = |at: usize| {
+            let range = at..at.saturating_add(4);
+            if let (Some(to), Some(from)) = (block.get_mut(range.clone()), key.get(range)) {
+                to.copy_from_slice(from);
+            }
         };
-        mode::copy_by_u32s(expanding.expanded_key.as_mut(), key);
-        P::permute(&mut expanding.expanded_key);
+        word(0);
+        word(4);
+        word(8);
+        word(12);
+        P::permute(&mut expanded_key);
         Self {
-            expanded_key: expanding.expanded_key,
+            expanded_key,
             permutation: PhantomData,
         }
     }
@@ -307,8 +317,7 @@ impl<P: Permutation> fmt::Debug for Elephant<P> {
 
 impl<P: Permutation> Drop for Elephant<P> {
     fn drop(&mut self) {
-        // As a slice: one fill (the array form writes byte by byte).
-        self.expanded_key.as_mut().zeroize();
+        scrub::wipe_block(self.expanded_key.as_mut());
     }
 }
 

@@ -34,7 +34,6 @@ pub(crate) use limits::{NONCE_SIZE, check_lengths};
 pub(crate) use plan::{BatchPlan, Scheduler, in_lockstep};
 use plan::{Path, Plan};
 pub(crate) use run::Run;
-pub(crate) use xor::copy_by_u32s;
 
 use crate::permutation::Permutation;
 use crate::scrub;

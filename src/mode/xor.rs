@@ -145,7 +145,7 @@ pub(super) fn xor_by_u32s(dst: &mut [u8], src: &[u8], mask: u8) {
 /// per word (no instruction) keeps LLVM from turning the loop back into
 /// that call.
 #[inline(always)]
-pub(crate) fn copy_by_u32s(dst: &mut [u8], src: &[u8]) {
+pub(super) fn copy_by_u32s(dst: &mut [u8], src: &[u8]) {
     zip_u32s(dst, [src], true, |_, [s, ..]| s, |_, [s, ..]| s);
 }
 
