@@ -80,9 +80,10 @@ impl Word for Lanes32 {
         // SAFETY: as for `shl`.
         Self(unsafe { _mm256_srl_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
     }
-    /// Rotation by one (θ, and three lanes of ρ) in three instructions:
-    /// `x + x` is the byte-wise shift, and subtracting the "top bit set"
-    /// mask (−1 where the signed byte is negative) adds the wrapped bit.
+    /// Rotation by one (θ, and three lanes of ρ): `x + x` is the byte-wise
+    /// shift, and subtracting the "top bit set" mask (−1 where the signed
+    /// byte is negative) adds the wrapped bit. Rotation by seven (three
+    /// lanes of ρ) by a byte average; other amounts by shifts and masks.
     #[inline(always)]
     fn rotl(self, bits: u32) -> Self {
         if bits == 1 {
