@@ -15,11 +15,12 @@ use super::super::super::cpu::Avx2;
 use super::super::round::{Word, rounds};
 use core::arch::x86_64::{
     __m256i, _mm_set_epi64x, _mm256_add_epi8, _mm256_and_si256, _mm256_andnot_si256,
-    _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256,
-    _mm256_set1_epi8, _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi8, _mm256_unpackhi_epi8, _mm256_unpackhi_epi16,
-    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16,
-    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    _mm256_avg_epu8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_or_si256,
+    _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_sll_epi64,
+    _mm256_slli_epi64, _mm256_srl_epi64, _mm256_storeu_si256, _mm256_sub_epi8,
+    _mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    _mm256_xor_si256,
 };
 use zeroize::Zeroize;
 
@@ -79,9 +80,10 @@ impl Word for Lanes32 {
         // SAFETY: as for `shl`.
         Self(unsafe { _mm256_srl_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
     }
-    /// Rotation by one (θ, and three lanes of ρ) in three instructions:
-    /// `x + x` is the byte-wise shift, and subtracting the "top bit set"
-    /// mask (−1 where the signed byte is negative) adds the wrapped bit.
+    /// Rotation by one (θ, and three lanes of ρ): `x + x` is the byte-wise
+    /// shift, and subtracting the "top bit set" mask (−1 where the signed
+    /// byte is negative) adds the wrapped bit. Rotation by seven (three
+    /// lanes of ρ) by a byte average; other amounts by shifts and masks.
     #[inline(always)]
     fn rotl(self, bits: u32) -> Self {
         if bits == 1 {
@@ -89,6 +91,15 @@ impl Word for Lanes32 {
             Self(unsafe {
                 let negative = _mm256_cmpgt_epi8(_mm256_setzero_si256(), self.0);
                 _mm256_sub_epi8(_mm256_add_epi8(self.0, self.0), negative)
+            })
+        } else if bits == 7 {
+            // A rotation right by one: the byte average `(x + m + 1) >> 1`
+            // with m = 0xff where x is odd (its low bit moved to the sign by
+            // a shift, then compared) is `x >> 1` with that bit on top.
+            // SAFETY: AVX2 is available (type invariant of `Lanes32`).
+            Self(unsafe {
+                let odd = _mm256_cmpgt_epi8(_mm256_setzero_si256(), _mm256_slli_epi64::<7>(self.0));
+                _mm256_avg_epu8(self.0, odd)
             })
         } else {
             let back = 8u32.wrapping_sub(bits);
@@ -117,68 +128,48 @@ unsafe fn interleave<const BYTES: usize>(a: __m256i, b: __m256i) -> (__m256i, __
     }
 }
 
-/// One stage of the transpose network: rows 2i and 2i + 1 interleave into
-/// rows i (low units) and i + 8 (high units).
+/// The first three stages of the transpose on a group of eight rows
+/// (units of 1, 2 and 4 bytes, within each 128-bit half): afterwards each
+/// 128-bit half of row r holds byte 2c of that half of the eight rows, then
+/// byte 2c + 1 of them, with c = [`GROUP_PAIRS`]\[r\].
+///
+/// A group needs eight vectors and a temporary, so it runs in registers.
 ///
 /// # Safety
 /// AVX2 must be available.
 #[inline(always)]
-unsafe fn interleave_stage<const BYTES: usize>(rows: [__m256i; 16]) -> [__m256i; 16] {
-    let mut out = rows;
-    let (low, high) = out.split_at_mut(8);
-    for ((low, high), pair) in low.iter_mut().zip(high).zip(rows.chunks_exact(2)) {
-        if let [a, b] = *pair {
-            // SAFETY: AVX2 is available (the caller's contract).
-            (*low, *high) = unsafe { interleave::<BYTES>(a, b) };
-        }
+unsafe fn transpose_group(x: [__m256i; 8]) -> [__m256i; 8] {
+    let [x0, x1, x2, x3, x4, x5, x6, x7] = x;
+    // SAFETY: AVX2 is available (the caller's contract).
+    unsafe {
+        let (t0, t1) = interleave::<1>(x0, x1);
+        let (t2, t3) = interleave::<1>(x2, x3);
+        let (t4, t5) = interleave::<1>(x4, x5);
+        let (t6, t7) = interleave::<1>(x6, x7);
+        let (u0, u2) = interleave::<2>(t0, t2);
+        let (u1, u3) = interleave::<2>(t1, t3);
+        let (u4, u6) = interleave::<2>(t4, t6);
+        let (u5, u7) = interleave::<2>(t5, t7);
+        let (v0, v4) = interleave::<4>(u0, u4);
+        let (v1, v5) = interleave::<4>(u1, u5);
+        let (v2, v6) = interleave::<4>(u2, u6);
+        let (v3, v7) = interleave::<4>(u3, u7);
+        [v0, v1, v2, v3, v4, v5, v6, v7]
     }
-    out
 }
 
-/// Transposes the 16 × 16 byte matrix in each 128-bit half of 16 rows: byte
-/// j of row i becomes byte i of row j, separately in both halves.
-///
-/// Four interleave stages (units of 1, 2, 4, 8 bytes) move the bits of the
-/// row number into the byte position; the rows come out in bit-reversed
-/// order, which the final renaming undoes.
-///
-/// # Safety
-/// AVX2 must be available.
-#[inline(always)]
-unsafe fn transpose_16x16_halves(rows: [__m256i; 16]) -> [__m256i; 16] {
-    // SAFETY: AVX2 is available (the caller's contract).
-    let stages = unsafe {
-        let rows = interleave_stage::<1>(rows);
-        let rows = interleave_stage::<2>(rows);
-        let rows = interleave_stage::<4>(rows);
-        interleave_stage::<8>(rows)
-    };
-    let [
-        y0,
-        y1,
-        y2,
-        y3,
-        y4,
-        y5,
-        y6,
-        y7,
-        y8,
-        y9,
-        y10,
-        y11,
-        y12,
-        y13,
-        y14,
-        y15,
-    ] = stages;
-    [
-        y0, y8, y4, y12, y2, y10, y6, y14, y1, y9, y5, y13, y3, y11, y7, y15,
-    ]
-}
+/// Which pair of byte positions (2c, 2c + 1) of each 128-bit half row r of
+/// [`transpose_group`]'s result gathers: c for r = 0..7.
+const GROUP_PAIRS: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
 
 /// Transposes a 32 × 32 byte matrix held as 32 vectors: byte j of row i
 /// becomes byte i of row j. Its own inverse, so it takes blocks to lanes
 /// and lanes back to blocks.
+///
+/// Three interleave stages on each group of eight rows (in registers), a
+/// fourth (eight-byte units) joining the two groups of each 16-row half,
+/// and 128-bit permutes joining the halves: the standard network, ordered
+/// so that little but the eight-row groups' results goes through memory.
 ///
 /// # Safety
 /// AVX2 must be available.
@@ -186,22 +177,46 @@ unsafe fn transpose_16x16_halves(rows: [__m256i; 16]) -> [__m256i; 16] {
 pub(super) unsafe fn transpose_32x32(rows: [__m256i; 32]) -> [__m256i; 32] {
     // SAFETY: AVX2 is available (the caller's contract).
     let zero = unsafe { _mm256_setzero_si256() };
-    let mut top = [zero; 16];
-    let mut bottom = [zero; 16];
-    for (to, from) in top.iter_mut().chain(bottom.iter_mut()).zip(rows) {
-        *to = from;
+    let mut groups = [[zero; 8]; 4];
+    for (group, from) in groups.iter_mut().zip(rows.chunks_exact(8)) {
+        if let Ok(from) = from.try_into() {
+            // SAFETY: AVX2 is available (the caller's contract).
+            *group = unsafe { transpose_group(from) };
+        }
     }
-    // SAFETY: AVX2 is available (the caller's contract).
-    let (top, bottom) = unsafe { (transpose_16x16_halves(top), transpose_16x16_halves(bottom)) };
-    // Row k of `top` holds columns k and 16 + k of rows 0–15 in its two
-    // halves, `bottom` the same for rows 16–31: pair up the halves.
+    let [g0, g1, g2, g3] = groups;
     let mut columns = [zero; 32];
-    let (low, high) = columns.split_at_mut(16);
-    for (((low, high), top), bottom) in low.iter_mut().zip(high).zip(top).zip(bottom) {
+    for (r, &pair) in GROUP_PAIRS.iter().enumerate() {
+        let (Some(&a), Some(&b), Some(&c), Some(&d)) = (g0.get(r), g1.get(r), g2.get(r), g3.get(r))
+        else {
+            continue;
+        };
         // SAFETY: AVX2 is available (the caller's contract).
-        unsafe {
-            *low = _mm256_permute2x128_si256::<0x20>(top, bottom);
-            *high = _mm256_permute2x128_si256::<0x31>(top, bottom);
+        let (top_even, top_odd, bottom_even, bottom_odd) = unsafe {
+            let (top_even, top_odd) = interleave::<8>(a, b);
+            let (bottom_even, bottom_odd) = interleave::<8>(c, d);
+            (top_even, top_odd, bottom_even, bottom_odd)
+        };
+        // Columns 2c and 2c + 1 of rows 0–15 (top) and 16–31 (bottom) in
+        // the low halves, columns 2c + 16 and 2c + 17 in the high halves.
+        let column = pair.wrapping_mul(2);
+        for (column, top, bottom) in [
+            (column, top_even, bottom_even),
+            (column.wrapping_add(1), top_odd, bottom_odd),
+        ] {
+            // SAFETY: AVX2 is available (the caller's contract).
+            let (low, high) = unsafe {
+                (
+                    _mm256_permute2x128_si256::<0x20>(top, bottom),
+                    _mm256_permute2x128_si256::<0x31>(top, bottom),
+                )
+            };
+            if let Some(to) = columns.get_mut(column) {
+                *to = low;
+            }
+            if let Some(to) = columns.get_mut(column.wrapping_add(16)) {
+                *to = high;
+            }
         }
     }
     columns
