@@ -213,10 +213,10 @@ fn run_in_own_frame<R>(work: impl FnOnce() -> R) -> R {
 /// volatile write per byte would be as certain and many times slower).
 ///
 /// With batch kernels the array is a `[0; N]`, which LLVM fills with a
-/// call to `memset` (x86-64) or a loop of vector stores (aarch64), either
-/// of which leaves nothing of the call's. In the one-block mode the zero is
-/// opaque and the array uninitialised before a loop, so that LLVM writes it
-/// with 8-byte stores. Why each: DESIGN.md, "Stack clearing".
+/// call to `memset` (on aarch64, for the deeper clears, a loop of vector
+/// stores), which leaves nothing of the call's. In the one-block mode the
+/// zero is opaque and the array uninitialised before a loop, so that LLVM
+/// writes it with 8-byte stores. Why each: DESIGN.md, "Stack clearing".
 #[inline(never)]
 fn zero_stack<const CHUNKS: usize>() {
     if cfg!(elephant_batch) {

@@ -11,7 +11,7 @@
 //!    byte-index bit with an in-byte bit, in all 32-bit lanes at once;
 //! 3. gathers plane `t` (bit `t` of every nibble) from byte `t` of every
 //!    word with one `tbl`, and applies the S-box to the four planes as a
-//!    circuit ([`sbox_select_plain`]);
+//!    circuit ([`sbox`]);
 //! 4. concatenates the planes back into natural order with `tbl`: the bit
 //!    permutation sends bit `t` of nibble `n` to `n + t·b/4`, so the new
 //!    state is plane 0 ‖ plane 1 ‖ plane 2 ‖ plane 3 (for b = 176 the odd
