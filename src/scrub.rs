@@ -205,8 +205,8 @@ fn run_in_own_frame<R>(work: impl FnOnce() -> R) -> R {
     work()
 }
 
-/// Overwrites the `CHUNKS` × 32 bytes of stack just below the caller's
-/// frame with zeros.
+/// Overwrites the `CHUNKS` × [`CHUNK`] bytes of stack just below the
+/// caller's frame with zeros.
 ///
 /// The array is this frame, so it lies where the calls made just before
 /// from the same frame had theirs. `black_box` hands it to code the
@@ -214,17 +214,19 @@ fn run_in_own_frame<R>(work: impl FnOnce() -> R) -> R {
 /// volatile write per byte would be as certain and many times slower).
 ///
 /// With batch kernels the array is a `[0; N]`, which LLVM fills with a
-/// call to `memset`, which runs below this frame and leaves nothing of the
-/// call's. In the one-block mode the zero is opaque and the array
-/// uninitialised, so that LLVM writes it with 8-byte stores, row by row
-/// written out up to [`UNROLLED_CHUNKS`] rows (a loop beyond).
-/// Why each: DESIGN.md, "Stack clearing".
+/// call to `memset` (on aarch64, for the deeper clears, a loop of vector
+/// stores), which leaves nothing of the call's. In the one-block mode the
+/// zero is opaque and the array uninitialised, so that LLVM writes it with
+/// 8-byte stores, row by row written out up to [`UNROLLED_CHUNKS`] rows (a
+/// loop beyond). Why each: DESIGN.md, "Stack clearing".
 #[inline(never)]
 fn zero_stack<const CHUNKS: usize>() {
     if cfg!(elephant_batch) {
-        let region = [[0u64; 4]; CHUNKS];
+        let region = [[0u64; CHUNK / 8]; CHUNKS];
         black_box(&region);
     } else {
+        // Built for 32-bit targets only, where a chunk is four words.
+        const { assert!(CHUNK == 32 || cfg!(elephant_batch)) };
         let zero = black_box(0u64);
         let mut region = [const { [MaybeUninit::<u64>::uninit(); 4] }; CHUNKS];
         let mut rows = region.iter_mut();
@@ -307,9 +309,19 @@ pub(crate) fn wipe_block(bytes: &mut [u8]) {
     zeroize::optimization_barrier(bytes);
 }
 
-/// [`zero_stack`]'s count of 32-byte chunks for at least `bytes` bytes.
+/// Bytes of one of [`zero_stack`]'s chunks, the unit of its loop: on
+/// aarch64 LLVM writes a 128-byte chunk with four `stp` of two vector
+/// registers a loop step (a 32-byte one took five instructions for one
+/// `stp`); elsewhere 32.
+const CHUNK: usize = if cfg!(target_arch = "aarch64") {
+    128
+} else {
+    32
+};
+
+/// [`zero_stack`]'s count of chunks for at least `bytes` bytes.
 const fn chunks(bytes: usize) -> usize {
-    bytes.div_ceil(32)
+    bytes.div_ceil(CHUNK)
 }
 
 /// Runs `work`, a rayon task's share of a long call, in a frame of its

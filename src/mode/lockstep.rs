@@ -129,6 +129,8 @@ fn word_of(bytes: &[u8]) -> u64 {
     let byte = |at: usize| bytes.get(at).copied().map_or(0, u64::from);
     if let Ok(word) = <[u8; WORD]>::try_from(bytes) {
         u64::from_le_bytes(word)
+    } else if len == 0 {
+        0
     } else if len >= 4 {
         // Two overlapping halves: the bytes they share are equal.
         let last = len.saturating_sub(4);
@@ -253,7 +255,7 @@ impl Packed {
             let bytes = first_mut(rest, len);
             if let Ok(bytes) = <&mut [u8; WORD]>::try_from(&mut *bytes) {
                 *bytes = (u64::from_le_bytes(*bytes) ^ word).to_le_bytes();
-            } else {
+            } else if !bytes.is_empty() {
                 for (to, from) in bytes.iter_mut().zip(word.to_le_bytes()) {
                     *to ^= from;
                 }

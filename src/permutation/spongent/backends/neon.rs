@@ -12,14 +12,14 @@
 //! per pass (DESIGN.md, "Spongent-π on aarch64").
 //!
 //! As in `soft64`, quarters 1..3 of the state stay complemented between
-//! rounds ([`sbox_plain`] and [`sbox_complemented`] leave their outputs so).
+//! rounds (the two variants of [`neon_one::sbox`] leave their outputs so).
 //! Nothing branches on or indexes by the state: the branches are on the
 //! public group, nibble and round numbers. NEON is part of every aarch64
 //! target this module is built for (`target_feature = "neon"`).
 
-use super::super::sbox::{Bits, sbox_complemented, sbox_plain};
+use super::super::sbox::Bits;
 use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
-use super::neon_one::insert;
+use super::neon_one::{self, insert};
 use super::soft64::Word;
 use core::arch::aarch64::{
     uint64x2_t, vandq_u64, vbicq_u64, vcombine_u64, vcreate_u64, vdupq_n_u8, vdupq_n_u64,
@@ -103,6 +103,16 @@ impl Word for Slice {
         // SAFETY: NEON.
         Self(unsafe { vcombine_u64(vcreate_u64(l0), vcreate_u64(l1)) })
     }
+    /// The `bsl` circuit of [`neon_one::sbox`] instead of the portable one.
+    #[inline(always)]
+    fn plain_sbox(x: [Self; 4]) -> [Self; 4] {
+        Self::sbox::<false>(x)
+    }
+    /// As [`Word::plain_sbox`].
+    #[inline(always)]
+    fn complemented_sbox(x: [Self; 4]) -> [Self; 4] {
+        Self::sbox::<true>(x)
+    }
     #[inline(always)]
     fn to_lanes(self, mut sink: impl FnMut(usize, u64)) {
         // SAFETY: NEON.
@@ -110,6 +120,19 @@ impl Word for Slice {
         for (l, value) in lanes.into_iter().enumerate() {
             sink(l, value);
         }
+    }
+}
+
+impl Slice {
+    /// [`neon_one::sbox`] on slices.
+    #[inline(always)]
+    fn sbox<const COMPLEMENTED: bool>(x: [Self; 4]) -> [Self; 4] {
+        // SAFETY: NEON; the reinterpretations only rename the register's
+        // type.
+        let planes = x.map(|word| unsafe { vreinterpretq_u8_u64(word.0) });
+        let y = neon_one::sbox::<COMPLEMENTED>(planes);
+        // SAFETY: as above.
+        y.map(|plane| Self(unsafe { vreinterpretq_u64_u8(plane) }))
     }
 }
 
@@ -238,9 +261,9 @@ fn add_counter(words: &mut [Slice], masks: &[Slice; 7], first: usize, reversed: 
 #[inline(always)]
 fn sbox(x: [Slice; 4], plain: bool) -> [Slice; 4] {
     if plain {
-        sbox_plain(x)
+        Slice::plain_sbox(x)
     } else {
-        sbox_complemented(x)
+        Slice::complemented_sbox(x)
     }
 }
 

@@ -11,7 +11,7 @@
 //!    byte-index bit with an in-byte bit, in all 32-bit lanes at once;
 //! 3. gathers plane `t` (bit `t` of every nibble) from byte `t` of every
 //!    word with one `tbl`, and applies the S-box to the four planes as a
-//!    circuit ([`sbox_plain`]);
+//!    circuit ([`sbox`]);
 //! 4. concatenates the planes back into natural order with `tbl`: the bit
 //!    permutation sends bit `t` of nibble `n` to `n + t·b/4`, so the new
 //!    state is plane 0 ‖ plane 1 ‖ plane 2 ‖ plane 3 (for b = 176 the odd
@@ -20,7 +20,7 @@
 //! Step 2 leaves the three in-byte index bits rotated; rather than undo
 //! that every round, the in-byte bit order rotates with the round number
 //! (three layouts, `layout`), and the constants and the swaps of each round
-//! are those of its layout. [`sbox_plain`] leaves output planes 1..3
+//! are those of its layout. [`sbox`] leaves output planes 1..3
 //! complemented; the round-constant rows include that complement, and the
 //! state is complemented so once before the first round and once after the
 //! last.
@@ -30,52 +30,18 @@
 //! aarch64 target this is built for (`target_feature = "neon"`), so no
 //! run-time detection guards it.
 
-use super::super::sbox::{Bits, sbox_plain};
 use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
 use core::arch::aarch64::{
-    uint8x16_t, uint8x16x2_t, uint8x16x4_t, vandq_u8, vbicq_u8, vbslq_u8, vdupq_n_u32, veorq_u8,
-    vld1q_u8, vmvnq_u8, vorrq_u8, vqtbl2q_u8, vqtbl4q_u8, vreinterpretq_u8_u32,
-    vreinterpretq_u8_u64, vreinterpretq_u32_u8, vreinterpretq_u64_u8, vshlq_n_u8, vshlq_n_u32,
-    vshlq_n_u64, vshrq_n_u8, vshrq_n_u32, vst1q_u8, vzip1q_u64,
+    uint8x16_t, uint8x16x2_t, uint8x16x4_t, vbslq_u8, vdupq_n_u32, veorq_u8, vld1q_u8, vorrq_u8,
+    vqtbl2q_u8, vqtbl4q_u8, vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u32_u8,
+    vreinterpretq_u64_u8, vshlq_n_u8, vshlq_n_u32, vshlq_n_u64, vshrq_n_u8, vshrq_n_u32, vst1q_u8,
+    vzip1q_u64,
 };
 
 // SAFETY (every `unsafe` block of this module): the module is built only for
 // aarch64 with `target_feature = "neon"`, so every NEON instruction is
 // available; the register intrinsics have no other precondition, and the
 // loads and stores below read and write whole local `[u8; 16]` arrays.
-
-/// One vector of bytes, for the S-box circuit.
-#[derive(Clone, Copy)]
-struct Plane(uint8x16_t);
-
-impl Bits for Plane {
-    #[inline(always)]
-    fn xor(self, other: Self) -> Self {
-        // SAFETY: NEON (see the module's SAFETY note).
-        Self(unsafe { veorq_u8(self.0, other.0) })
-    }
-    #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vandq_u8(self.0, other.0) })
-    }
-    #[inline(always)]
-    fn or(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vorrq_u8(self.0, other.0) })
-    }
-    /// `bic`: `other ∧ ¬self`.
-    #[inline(always)]
-    fn andnot(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vbicq_u8(other.0, self.0) })
-    }
-    #[inline(always)]
-    fn not(self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vmvnq_u8(self.0) })
-    }
-}
 
 /// Where in-byte bit `q` of the natural order is kept in layout `layout`
 /// (0, 1 or 2): bit `j` of `q` goes to in-byte index bit `(j − layout) mod 3`.
@@ -179,6 +145,64 @@ pub(super) fn insert(into: uint8x16_t, from: uint8x16_t, mask: uint8x16_t) -> ui
         );
     }
     into
+}
+
+/// The S-box on four planes (`x0` the least significant input bit) in the
+/// form the bitsliced kernels keep: `S(x) ⊕ 0b1110`, of true inputs, or
+/// `S(¬x) ⊕ 0b1110` where `COMPLEMENTED`. Ten operations, four of them bit
+/// selects (`bsl`, `bif`), against 17 for `sbox_plain`: with
+/// `a = x0 ⊕ (x1 ∧ ¬x2)`, `y0 = x3 ⊕ a`, `y1 = x1 ⊕ (x3 ? x2 : a)`,
+/// `y2 = x2 ⊕ (x3 ? a : x1)` and `y3 = x3 ⊕ ((x3 ? x2 : x1) ? y1 : y2)`.
+/// Complemented inputs pass through it (`a` comes out complemented, each
+/// select swaps its inputs or takes two complemented ones) but for one NOT
+/// on `y3`. Written out because a select overwrites one of its operands
+/// and the optimiser, ordering freely, copied one before most of them;
+/// in this order only the first needs a copy (`mov`).
+#[inline(always)]
+pub(super) fn sbox<const COMPLEMENTED: bool>([x0, x1, x2, x3]: [uint8x16_t; 4]) -> [uint8x16_t; 4] {
+    let [mut x0, mut x3] = [x0, x3];
+    let (y0, y1);
+    // SAFETY: NEON (see the module's SAFETY note); the instructions only
+    // read and write these registers.
+    unsafe {
+        if COMPLEMENTED {
+            core::arch::asm!(
+                "bic {t:v}.16b, {x2:v}.16b, {x1:v}.16b",
+                "eor {x0:v}.16b, {x0:v}.16b, {t:v}.16b",
+                "eor {u:v}.16b, {x3:v}.16b, {x0:v}.16b",
+                "mov {t:v}.16b, {x3:v}.16b",
+                "bsl {t:v}.16b, {x0:v}.16b, {x2:v}.16b",
+                "bit {x0:v}.16b, {x1:v}.16b, {x3:v}.16b",
+                "eor {t:v}.16b, {x1:v}.16b, {t:v}.16b",
+                "eor {x0:v}.16b, {x2:v}.16b, {x0:v}.16b",
+                "bit {x2:v}.16b, {x1:v}.16b, {x3:v}.16b",
+                "bsl {x2:v}.16b, {x0:v}.16b, {t:v}.16b",
+                "eor {x3:v}.16b, {x3:v}.16b, {x2:v}.16b",
+                "mvn {x3:v}.16b, {x3:v}.16b",
+                x0 = inout(vreg) x0, x1 = in(vreg) x1, x2 = inout(vreg) x2 => _,
+                x3 = inout(vreg) x3, t = out(vreg) y1, u = out(vreg) y0,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        } else {
+            core::arch::asm!(
+                "bic {t:v}.16b, {x1:v}.16b, {x2:v}.16b",
+                "eor {x0:v}.16b, {x0:v}.16b, {t:v}.16b",
+                "eor {u:v}.16b, {x3:v}.16b, {x0:v}.16b",
+                "mov {t:v}.16b, {x3:v}.16b",
+                "bsl {t:v}.16b, {x2:v}.16b, {x0:v}.16b",
+                "bif {x0:v}.16b, {x1:v}.16b, {x3:v}.16b",
+                "eor {t:v}.16b, {x1:v}.16b, {t:v}.16b",
+                "eor {x0:v}.16b, {x2:v}.16b, {x0:v}.16b",
+                "bif {x2:v}.16b, {x1:v}.16b, {x3:v}.16b",
+                "bsl {x2:v}.16b, {t:v}.16b, {x0:v}.16b",
+                "eor {x3:v}.16b, {x3:v}.16b, {x2:v}.16b",
+                x0 = inout(vreg) x0, x1 = in(vreg) x1, x2 = inout(vreg) x2 => _,
+                x3 = inout(vreg) x3, t = out(vreg) y1, u = out(vreg) y0,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    }
+    [y0, y1, x0, x3]
 }
 
 /// Swaps, in every 32-bit lane, the bits of `low` with those `S` places
@@ -331,8 +355,8 @@ fn round<const BYTES: usize, const L: usize>(
             _ => delta_swap_32::<6>(delta_swap_32::<12>(x, first), second),
         };
         let words = uint8x16x2_t(regroup(low), regroup(high));
-        let planes = tables.gather.map(|index| Plane(vqtbl2q_u8(words, index)));
-        let [y0, y1, y2, y3] = sbox_plain(planes).map(|plane| plane.0);
+        let planes = tables.gather.map(|index| vqtbl2q_u8(words, index));
+        let [y0, y1, y2, y3] = sbox::<false>(planes);
         if BYTES == 20 {
             let planes = uint8x16x4_t(y0, y1, y2, y3);
             [
@@ -462,6 +486,38 @@ mod tests {
         check("NEON one Spongent-π[176]", 1, spongent_pi_176, |b| {
             b.iter_mut().for_each(permute_176);
         });
+    }
+
+    #[test]
+    #[allow(clippy::cast_possible_truncation)] // Nibbles.
+    fn sbox_is_the_sbox_up_to_complements() {
+        const S: [u8; 16] = [0xE, 0xD, 0xB, 0, 2, 1, 4, 0xF, 7, 0xA, 8, 5, 9, 0xC, 3, 6];
+        // Byte x of plane i is bit i of x (0 or 0xff).
+        let planes = |complement: u8| {
+            [0, 1, 2, 3].map(|i| {
+                let bytes: [u8; 16] =
+                    core::array::from_fn(|x| (((x as u8 ^ complement) >> i) & 1).wrapping_neg());
+                // SAFETY: NEON; the load reads a whole 16-byte array.
+                unsafe { vld1q_u8(bytes.as_ptr()) }
+            })
+        };
+        for (complemented, y) in [
+            (false, sbox::<false>(planes(0))),
+            (true, sbox::<true>(planes(0xf))),
+        ] {
+            let mut out = [0u8; 16];
+            for (i, plane) in y.into_iter().enumerate() {
+                let mut bytes = [0u8; 16];
+                // SAFETY: NEON; the store writes a whole 16-byte array.
+                unsafe { vst1q_u8(bytes.as_mut_ptr(), plane) };
+                for (nibble, byte) in out.iter_mut().zip(bytes) {
+                    assert!(byte == 0 || byte == 0xff, "plane {i}: {byte:x}");
+                    *nibble |= (byte & 1) << i;
+                }
+            }
+            let expected: [u8; 16] = core::array::from_fn(|x| S[x] ^ 0xe);
+            assert_eq!(out, expected, "complemented: {complemented}");
+        }
     }
 
     #[test]
