@@ -2,9 +2,12 @@
 //! Ascon-AEAD128 and AES-128-GCM sealing 16, 1500 and 16384 B messages
 //! (5 B of associated data), with the time per call, the throughput and
 //! the speed relative to ChaCha20-Poly1305, and the kernels each Elephant
-//! instance runs on this CPU.
+//! instance runs on this CPU; then many messages: 256 packets of 16 B,
+//! each with its own key, sealed by one `batch::seal` call per Elephant
+//! instance and one call per packet for the others, per packet against
+//! ChaCha20-Poly1305 and Ascon-AEAD128.
 //!
-//! Run with `cargo bench --bench summary` (about 5 s after the build).
+//! Run with `cargo bench --bench summary` (about 10 s after the build).
 //!
 //! Method: for each message size, rounds in which every cipher in turn
 //! times a few runs of enough calls to last about half a millisecond and
@@ -18,8 +21,10 @@
 use aes_gcm::Aes128Gcm;
 use ascon_aead::AsconAead128;
 use chacha20poly1305::ChaCha20Poly1305;
-use elephant_aead::aead::{AeadInOut, KeyInit, Nonce};
-use elephant_aead::{Delirium, Dumbo, Jumbo, Keccak200, Permutation, Spongent160, Spongent176};
+use elephant_aead::aead::{AeadInOut, KeyInit, Nonce, Tag};
+use elephant_aead::{
+    Delirium, Dumbo, Elephant, Jumbo, Keccak200, Permutation, Spongent160, Spongent176, batch,
+};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -33,6 +38,9 @@ const ROUNDS: usize = 31;
 const RUNS: usize = 5;
 /// Target duration of one run.
 const RUN: Duration = Duration::from_micros(500);
+/// Many messages: packets per call and bytes per packet.
+const PACKETS: usize = 256;
+const PACKET: usize = 16;
 
 /// One cipher, ready to seal a message of a given size.
 struct Contender {
@@ -69,6 +77,98 @@ fn contender<C: AeadInOut + KeyInit + 'static>(
                     .encrypt_inout_detached(&nonce, &ad, black_box(&mut buffer[..]).into())
                     .unwrap();
                 black_box(tag);
+            }
+            start.elapsed()
+        }),
+    }
+}
+
+/// [`PACKETS`] packets of [`PACKET`] bytes, each with its own key, nonce
+/// and [`AD`] bytes of associated data, made outside the timed part.
+struct Packets<C: AeadInOut> {
+    ciphers: Vec<C>,
+    nonces: Vec<Nonce<C>>,
+    ads: Vec<Vec<u8>>,
+    buffers: Vec<Vec<u8>>,
+    tags: Vec<Tag<C>>,
+}
+
+impl<C: AeadInOut + KeyInit> Packets<C> {
+    fn new() -> Self {
+        let nonce_len = Nonce::<C>::default().len();
+        Self {
+            ciphers: (0..PACKETS)
+                .map(|i| C::new_from_slice(&filler(C::key_size(), i as u8)).unwrap())
+                .collect(),
+            nonces: (0..PACKETS)
+                .map(|i| Nonce::<C>::try_from(&filler(nonce_len, !(i as u8))[..]).unwrap())
+                .collect(),
+            ads: (0..PACKETS).map(|i| filler(AD, i as u8)).collect(),
+            buffers: (0..PACKETS).map(|i| filler(PACKET, i as u8)).collect(),
+            tags: vec![Tag::<C>::default(); PACKETS],
+        }
+    }
+}
+
+/// `C` sealing the packets one call each.
+fn one_at_a_time<C: AeadInOut + KeyInit + 'static>(name: &'static str) -> Contender {
+    let mut packets = Packets::<C>::new();
+    Contender {
+        name,
+        kernels: "its crate's choice",
+        run: Box::new(move |calls| {
+            let start = Instant::now();
+            for _ in 0..calls {
+                let Packets {
+                    ciphers,
+                    nonces,
+                    ads,
+                    buffers,
+                    tags,
+                } = &mut packets;
+                for (i, (buffer, tag)) in buffers.iter_mut().zip(tags.iter_mut()).enumerate() {
+                    *tag = ciphers[i]
+                        .encrypt_inout_detached(
+                            &nonces[i],
+                            &ads[i],
+                            black_box(&mut buffer[..]).into(),
+                        )
+                        .unwrap();
+                }
+                black_box(&*tags);
+            }
+            start.elapsed()
+        }),
+    }
+}
+
+/// An Elephant instance sealing the packets in one `batch::seal` call,
+/// the list of packets built in the timed part (as a user's call does).
+fn batched<P: Permutation + 'static>(name: &'static str, kernels: &'static str) -> Contender {
+    let mut packets = Packets::<Elephant<P>>::new();
+    Contender {
+        name,
+        kernels,
+        run: Box::new(move |calls| {
+            let start = Instant::now();
+            for _ in 0..calls {
+                let Packets {
+                    ciphers,
+                    nonces,
+                    ads,
+                    buffers,
+                    tags,
+                } = &mut packets;
+                let mut list: Vec<batch::Packet<'_, P>> = buffers
+                    .iter_mut()
+                    .zip(tags.iter_mut())
+                    .enumerate()
+                    .map(|(i, (buffer, tag))| {
+                        batch::Packet::new(&ciphers[i], &nonces[i], &ads[i], buffer, tag)
+                    })
+                    .collect();
+                batch::seal(black_box(&mut list)).unwrap();
+                black_box(&list);
             }
             start.elapsed()
         }),
@@ -112,6 +212,38 @@ fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
+/// Interleaved rounds over `contenders`: each one's median time per call
+/// and, for each reference index in `references`, the median of the
+/// per-round ratios (the reference's time over the contender's).
+fn measure(contenders: &mut [Contender], references: &[usize]) -> Vec<(f64, Vec<f64>)> {
+    let calls: Vec<u64> = contenders.iter_mut().map(calibrate).collect();
+    let mut nanos = vec![Vec::with_capacity(ROUNDS); contenders.len()];
+    let mut ratios = vec![vec![Vec::with_capacity(ROUNDS); references.len()]; contenders.len()];
+    for _ in 0..ROUNDS {
+        let per_call: Vec<f64> = contenders
+            .iter_mut()
+            .zip(&calls)
+            .map(|(contender, &calls)| fastest(contender, calls))
+            .collect();
+        for (i, &ns) in per_call.iter().enumerate() {
+            nanos[i].push(ns);
+            for (r, &reference) in references.iter().enumerate() {
+                ratios[i][r].push(per_call[reference] / ns);
+            }
+        }
+    }
+    nanos
+        .iter_mut()
+        .zip(&mut ratios)
+        .map(|(nanos, ratios)| {
+            (
+                median(nanos),
+                ratios.iter_mut().map(|r| median(r)).collect(),
+            )
+        })
+        .collect()
+}
+
 fn main() {
     // `cargo bench` passes `--bench` and the filter, if any: a filter for
     // other benchmarks skips the table.
@@ -134,32 +266,45 @@ fn main() {
     );
     for size in SIZES {
         let mut contenders = contenders(size);
-        let calls: Vec<u64> = contenders.iter_mut().map(calibrate).collect();
-        let mut nanos = vec![Vec::with_capacity(ROUNDS); contenders.len()];
-        let mut ratios = vec![Vec::with_capacity(ROUNDS); contenders.len()];
-        for _ in 0..ROUNDS {
-            let per_call: Vec<f64> = contenders
-                .iter_mut()
-                .zip(&calls)
-                .map(|(contender, &calls)| fastest(contender, calls))
-                .collect();
-            for (i, &ns) in per_call.iter().enumerate() {
-                nanos[i].push(ns);
-                ratios[i].push(per_call[0] / ns);
-            }
-        }
-        for (i, contender) in contenders.iter().enumerate() {
-            let ns = median(&mut nanos[i]);
-            let ratio = median(&mut ratios[i]);
+        let results = measure(&mut contenders, &[0]);
+        for (contender, (ns, ratios)) in contenders.iter().zip(results) {
             // Bytes per nanosecond = GB/s; times 1000 for MB/s.
             let throughput = size as f64 / ns * 1e3;
             println!(
-                "{size:>6} B  {:<18} {ns:>11.1} {throughput:>11.1} {ratio:>9.3}  {}",
-                contender.name, contender.kernels
+                "{size:>6} B  {:<18} {ns:>11.1} {throughput:>11.1} {:>9.3}  {}",
+                contender.name, ratios[0], contender.kernels
             );
         }
         println!();
     }
+    println!(
+        "Many messages: {PACKETS} packets of {PACKET} B, each with its own key; the \
+         Elephants in one batch::seal call,\nthe others one call per packet. Per packet; \
+         \"vs\" as above.\n"
+    );
+    println!(
+        "{:>7}  {:<18} {:>11} {:>9} {:>9}  kernels (single, batch)",
+        "packets", "cipher", "ns/packet", "vs ChaCha", "vs Ascon"
+    );
+    let mut contenders = vec![
+        one_at_a_time::<ChaCha20Poly1305>("ChaCha20-Poly1305"),
+        batched::<Spongent160>("Dumbo", Spongent160::kernels()),
+        batched::<Spongent176>("Jumbo", Spongent176::kernels()),
+        batched::<Keccak200>("Delirium", Keccak200::kernels()),
+        one_at_a_time::<AsconAead128>("Ascon-AEAD128"),
+    ];
+    let results = measure(&mut contenders, &[0, 4]);
+    for (contender, (ns, ratios)) in contenders.iter().zip(results) {
+        println!(
+            "{PACKETS:>4}×{PACKET:<2}  {:<18} {:>11.1} {:>9.3} {:>9.3}  {}",
+            contender.name,
+            ns / PACKETS as f64,
+            ratios[0],
+            ratios[1],
+            contender.kernels
+        );
+    }
+    println!();
     println!(
         "MB = 10^6 bytes. The peers pick their own backends (this CPU: {}). \
          Took {:.1} s.",

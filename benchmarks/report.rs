@@ -354,7 +354,9 @@ fewer instructions than that C).
 
 On your own machine, `cargo bench --bench summary` prints the time, the
 throughput and the ratio to ChaCha20-Poly1305 of each instance at 16, 1500 and
-16384 bytes, and the backend each ran on; `cargo bench -p elephant-aead-benches --bench elephant`
+16384 bytes, and the backend each ran on, then the time per packet of 256
+packets of 16 bytes in one multi-message call against ChaCha20-Poly1305 and
+Ascon-AEAD128 one packet at a time; `cargo bench -p elephant-aead-benches --bench elephant`
 runs the full criterion suite, and a name after `--` runs one group
 (`cargo bench -p elephant-aead-benches --bench elephant -- \"many messages\"`).
 ";
