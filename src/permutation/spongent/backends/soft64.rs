@@ -121,25 +121,61 @@ pub(super) fn transpose64<W: Word>(rows: &mut [W]) {
     }
 }
 
-/// Bytes `8·column .. 8·column + 8` of `block` as a little-endian `u64`
-/// (zero-filled past the end of the block).
+/// Bytes `8·COLUMN .. 8·COLUMN + 8` of `block` as a little-endian `u64`
+/// (zero-filled past the end of the block). One 8-byte load: a last, short
+/// column is read as the block's last eight bytes, shifted down.
 #[inline(always)]
-fn read_row(block: &[u8], column: usize) -> u64 {
-    block.chunks(8).nth(column).map_or(0, |bytes| {
-        bytes
-            .iter()
-            .rev()
-            .fold(0, |row, byte| row.wrapping_shl(8) | u64::from(*byte))
-    })
+#[allow(clippy::cast_possible_truncation)] // The shift is under 64 bits.
+fn read_row<const COLUMN: usize, const BYTES: usize>(block: &[u8; BYTES]) -> u64 {
+    let start = COLUMN.wrapping_mul(8);
+    let end = start.wrapping_add(8).min(BYTES);
+    let past_end = start.wrapping_add(8).wrapping_sub(end);
+    block
+        .get(end.wrapping_sub(8)..end)
+        .and_then(|bytes| bytes.try_into().ok())
+        .map_or(0, |bytes| {
+            u64::from_le_bytes(bytes).wrapping_shr(past_end.wrapping_mul(8) as u32)
+        })
 }
 
-/// Writes the bytes of `row` that exist back to `8·column ..` of `block`.
+/// Writes the bytes of `row` that exist back to `8·COLUMN ..` of `block`.
 #[inline(always)]
-fn write_row(block: &mut [u8], column: usize, row: u64) {
-    if let Some(bytes) = block.chunks_mut(8).nth(column) {
+fn write_row<const COLUMN: usize, const BYTES: usize>(block: &mut [u8; BYTES], row: u64) {
+    if let Some(bytes) = block.get_mut(COLUMN.wrapping_mul(8)..) {
         for (to, from) in bytes.iter_mut().zip(row.to_le_bytes()) {
             *to = from;
         }
+    }
+}
+
+/// Column `COLUMN` (bytes `8·COLUMN ..`) of every block of a chunk into
+/// `rows`, one row per word, before the transpose.
+#[inline(always)]
+fn load_column<W: Word, const COLUMN: usize, const BYTES: usize>(
+    blocks: &[[u8; BYTES]],
+    rows: &mut [W],
+) {
+    for (row, word) in rows.iter_mut().enumerate() {
+        *word = W::from_lanes(|lane| {
+            blocks
+                .get(state_index(lane, row))
+                .map_or(0, read_row::<COLUMN, BYTES>)
+        });
+    }
+}
+
+/// The inverse of [`load_column`], after the transpose back.
+#[inline(always)]
+fn store_column<W: Word, const COLUMN: usize, const BYTES: usize>(
+    blocks: &mut [[u8; BYTES]],
+    rows: &[W],
+) {
+    for (row, word) in rows.iter().enumerate() {
+        word.to_lanes(|lane, value| {
+            if let Some(block) = blocks.get_mut(state_index(lane, row)) {
+                write_row::<COLUMN, BYTES>(block, value);
+            }
+        });
     }
 }
 
@@ -204,14 +240,13 @@ pub(super) fn permute_sliced<W: Word, const BYTES: usize>(
 ) {
     let mut slices = [W::zero(); SLICES];
     let mut scratch = [W::zero(); SLICES];
-    for (column, rows) in slices.chunks_exact_mut(64).enumerate() {
-        for (row, word) in rows.iter_mut().enumerate() {
-            *word = W::from_lanes(|lane| {
-                blocks
-                    .get(state_index(lane, row))
-                    .map_or(0, |block| read_row(block, column))
-            });
-        }
+    // Each column on its own, so that its byte offsets are constants.
+    let (column0, rest) = slices.split_at_mut(64);
+    let (column1, column2) = rest.split_at_mut(64);
+    load_column::<W, 0, BYTES>(blocks, column0);
+    load_column::<W, 1, BYTES>(blocks, column1);
+    load_column::<W, 2, BYTES>(blocks, column2);
+    for rows in slices.chunks_exact_mut(64) {
         transpose64(rows);
     }
 
@@ -230,16 +265,14 @@ pub(super) fn permute_sliced<W: Word, const BYTES: usize>(
         }
     }
 
-    for (column, rows) in slices.chunks_exact_mut(64).enumerate() {
+    for rows in slices.chunks_exact_mut(64) {
         transpose64(rows);
-        for (row, word) in rows.iter().enumerate() {
-            word.to_lanes(|lane, value| {
-                if let Some(block) = blocks.get_mut(state_index(lane, row)) {
-                    write_row(block, column, value);
-                }
-            });
-        }
     }
+    let (column0, rest) = slices.split_at(64);
+    let (column1, column2) = rest.split_at(64);
+    store_column::<W, 0, BYTES>(blocks, column0);
+    store_column::<W, 1, BYTES>(blocks, column1);
+    store_column::<W, 2, BYTES>(blocks, column2);
     slices.zeroize();
     scratch.zeroize();
 }
