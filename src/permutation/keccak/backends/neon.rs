@@ -11,7 +11,8 @@
 //!
 //! NEON is part of every aarch64 target this module is built for
 //! (`target_feature = "neon"`), so no run-time detection guards it; its
-//! `unsafe` (the intrinsics) stays in this module.
+//! `unsafe` (the intrinsics, and `zip1` of 64-bit units as `asm!`) stays in
+//! this module.
 
 use super::super::ROUND_CONSTANTS;
 use super::super::round::Word;
