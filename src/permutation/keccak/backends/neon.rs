@@ -1,6 +1,6 @@
 //! NEON Keccak-f\[200\]: 16 states byte-sliced in 128-bit vectors, the
 //! round of `keccak/round.rs` on a vector [`Word`], in an order of its own
-//! that keeps the live vectors within the 32 registers ([`round`]).
+//! that keeps the live vectors near the 32 registers ([`round`]).
 //!
 //! Lane (x, y) of 16 independent states sits in the 16 bytes of one vector
 //! (25 of the 32 registers). A rotation is two instructions (`ushr`, then
@@ -108,12 +108,13 @@ impl Word for Lanes16 {
 
 /// One round θ, ρ, π, χ on the 25 lanes (lane (x, y) at `x + 5y`), with
 /// the previous round's ι first: the round of `keccak/round.rs` in an order
-/// that keeps at most 32 vectors live, so that fewer go through the stack.
+/// that keeps the live vectors near 32, so that few go through the stack.
 ///
 /// θ's five parities, then each D\[x\] in turn applied to its column, in
 /// the order x = 0, 2, 4, 1, 3 that frees a parity after each D but the
-/// first (176 instructions a round against 180 for 0, 1, 2, 3, 4); then ρ and π row by row of the
-/// output, each row's χ as soon as its five lanes are rotated. ι (the
+/// first (176 instructions a round against 180 for 0, 1, 2, 3, 4); then ρ
+/// and π row by row of the output, each row's χ as soon as its five lanes
+/// are rotated. ι (the
 /// previous round's constant on lane (0, 0)) comes first, where nothing
 /// else is live, not after χ, where the constant's vector would be.
 #[inline(always)]
@@ -202,8 +203,8 @@ fn chi([b0, b1, b2, b3, b4]: [Lanes16; 5]) -> [Lanes16; 5] {
 
 /// The 18 rounds of Keccak-f\[200\], three a loop step (fewer moves where
 /// the loop carries the lanes back: with the columns in order, 180
-/// instructions a round against 183 one a step, 181 six); each round's ι is applied at the start of the
-/// next one, the last after the loop.
+/// instructions a round against 183 one a step, 181 six); each round's ι
+/// is applied at the start of the next one, the last after the loop.
 #[inline(always)]
 fn rounds(mut state: [Lanes16; 25]) -> [Lanes16; 25] {
     let mut previous = 0;
