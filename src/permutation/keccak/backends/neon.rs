@@ -1,5 +1,6 @@
-//! NEON Keccak-f\[200\]: 16 states byte-sliced in 128-bit vectors, the round
-//! function of `keccak/round.rs` on a vector [`Word`].
+//! NEON Keccak-f\[200\]: 16 states byte-sliced in 128-bit vectors, the
+//! round of `keccak/round.rs` on a vector [`Word`], in an order of its own
+//! that keeps the live vectors near the 32 registers ([`round`]).
 //!
 //! Lane (x, y) of 16 independent states sits in the 16 bytes of one vector
 //! (25 of the 32 registers). A rotation is two instructions (`ushr`, then
@@ -10,14 +11,16 @@
 //!
 //! NEON is part of every aarch64 target this module is built for
 //! (`target_feature = "neon"`), so no run-time detection guards it; its
-//! `unsafe` (the intrinsics) stays in this module.
+//! `unsafe` (the intrinsics, and `zip1` of 64-bit units as `asm!`) stays in
+//! this module.
 
-use super::super::round::{Word, rounds};
+use super::super::ROUND_CONSTANTS;
+use super::super::round::Word;
 use core::arch::aarch64::{
     uint8x16_t, vandq_u8, vbicq_u8, vdupq_n_s8, vdupq_n_u8, veorq_u8, vld1q_u8, vorrq_u8,
     vreinterpretq_u8_u16, vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u16_u8,
     vreinterpretq_u32_u8, vreinterpretq_u64_u8, vshlq_u8, vshrq_n_u8, vsliq_n_u8, vst1q_u8,
-    vzip1q_u8, vzip1q_u16, vzip1q_u32, vzip1q_u64, vzip2q_u8, vzip2q_u16, vzip2q_u32, vzip2q_u64,
+    vzip1q_u8, vzip1q_u16, vzip1q_u32, vzip2q_u8, vzip2q_u16, vzip2q_u32, vzip2q_u64,
 };
 use zeroize::Zeroize;
 
@@ -29,9 +32,6 @@ const BLOCK_BYTES: usize = 25;
 
 /// Bytes of a vector.
 const VECTOR_BYTES: usize = 16;
-
-/// Where the second row of a block starts: bytes 9–24, the last 16 bytes.
-const HIGH_START: usize = BLOCK_BYTES - VECTOR_BYTES;
 
 /// Lane (x, y) of 16 states, one byte per state.
 #[derive(Clone, Copy)]
@@ -106,12 +106,131 @@ impl Word for Lanes16 {
     }
 }
 
+/// One round θ, ρ, π, χ on the 25 lanes (lane (x, y) at `x + 5y`), with
+/// the previous round's ι first: the round of `keccak/round.rs` in an order
+/// that keeps the live vectors near 32, so that few go through the stack.
+///
+/// θ's five parities, then each D\[x\] in turn applied to its column, in
+/// the order x = 0, 2, 4, 1, 3 that frees a parity after each D but the
+/// first (176 instructions a round against 180 for 0, 1, 2, 3, 4); then ρ
+/// and π row by row of the output, each row's χ as soon as its five lanes
+/// are rotated. ι (the
+/// previous round's constant on lane (0, 0)) comes first, where nothing
+/// else is live, not after χ, where the constant's vector would be.
+#[inline(always)]
+fn round(state: [Lanes16; 25], previous_constant: Lanes16) -> [Lanes16; 25] {
+    let [
+        a00,
+        a10,
+        a20,
+        a30,
+        a40,
+        a01,
+        a11,
+        a21,
+        a31,
+        a41,
+        a02,
+        a12,
+        a22,
+        a32,
+        a42,
+        a03,
+        a13,
+        a23,
+        a33,
+        a43,
+        a04,
+        a14,
+        a24,
+        a34,
+        a44,
+    ] = state;
+    let a00 = a00.xor(previous_constant);
+    // θ: C[x], then D[x] = C[x − 1] ⊕ rotl(C[x + 1], 1) onto column x,
+    // for x = 0, 2, 4, 1, 3.
+    let c0 = a00.xor3(a01, a02).xor3(a03, a04);
+    let c1 = a10.xor3(a11, a12).xor3(a13, a14);
+    let c2 = a20.xor3(a21, a22).xor3(a23, a24);
+    let c3 = a30.xor3(a31, a32).xor3(a33, a34);
+    let c4 = a40.xor3(a41, a42).xor3(a43, a44);
+    let d = c4.xor(c1.rotl(1));
+    let [a00, a01, a02, a03, a04] = [a00, a01, a02, a03, a04].map(|a| a.xor(d));
+    let d = c1.xor(c3.rotl(1));
+    let [a20, a21, a22, a23, a24] = [a20, a21, a22, a23, a24].map(|a| a.xor(d));
+    let d = c3.xor(c0.rotl(1));
+    let [a40, a41, a42, a43, a44] = [a40, a41, a42, a43, a44].map(|a| a.xor(d));
+    let d = c0.xor(c2.rotl(1));
+    let [a10, a11, a12, a13, a14] = [a10, a11, a12, a13, a14].map(|a| a.xor(d));
+    let d = c2.xor(c4.rotl(1));
+    let [a30, a31, a32, a33, a34] = [a30, a31, a32, a33, a34].map(|a| a.xor(d));
+    // ρ and π: B[y, 2x + 3y] = rotl(A[x, y], r[x + 5y]), one output row at
+    // a time, then χ on it: A[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]).
+    let [o00, o10, o20, o30, o40] = chi([a00, a11.rotl(4), a22.rotl(3), a33.rotl(5), a44.rotl(6)]);
+    let [o01, o11, o21, o31, o41] = chi([
+        a30.rotl(4),
+        a41.rotl(4),
+        a02.rotl(3),
+        a13.rotl(5),
+        a24.rotl(5),
+    ]);
+    let [o02, o12, o22, o32, o42] = chi([a10.rotl(1), a21.rotl(6), a32.rotl(1), a43, a04.rotl(2)]);
+    let [o03, o13, o23, o33, o43] = chi([a40.rotl(3), a01.rotl(4), a12.rotl(2), a23.rotl(7), a34]);
+    let [o04, o14, o24, o34, o44] = chi([
+        a20.rotl(6),
+        a31.rotl(7),
+        a42.rotl(7),
+        a03.rotl(1),
+        a14.rotl(2),
+    ]);
+    [
+        o00, o10, o20, o30, o40, o01, o11, o21, o31, o41, o02, o12, o22, o32, o42, o03, o13, o23,
+        o33, o43, o04, o14, o24, o34, o44,
+    ]
+}
+
+/// χ on one row.
+#[inline(always)]
+fn chi([b0, b1, b2, b3, b4]: [Lanes16; 5]) -> [Lanes16; 5] {
+    [
+        b0.chi(b1, b2),
+        b1.chi(b2, b3),
+        b2.chi(b3, b4),
+        b3.chi(b4, b0),
+        b4.chi(b0, b1),
+    ]
+}
+
+/// The 18 rounds of Keccak-f\[200\], three a loop step (fewer moves where
+/// the loop carries the lanes back: with the columns in order, 180
+/// instructions a round against 183 one a step, 181 six); each round's ι
+/// is applied at the start of the next one, the last after the loop.
+#[inline(always)]
+fn rounds(mut state: [Lanes16; 25]) -> [Lanes16; 25] {
+    let mut previous = 0;
+    for triple in ROUND_CONSTANTS.chunks_exact(3) {
+        if let [first, second, third] = *triple {
+            state = round(state, Lanes16::splat(previous));
+            state = round(state, Lanes16::splat(first));
+            state = round(state, Lanes16::splat(second));
+            previous = third;
+        }
+    }
+    let [a00, rest @ ..] = state;
+    let mut out = [a00.xor(Lanes16::splat(previous)); 25];
+    if let Some(to) = out.get_mut(1..) {
+        to.copy_from_slice(&rest);
+    }
+    out
+}
+
 /// Interleaves the `BYTES`-byte units of `a` and `b`: the low halves' units
 /// into the first result (`zip1`), the high halves' into the second
 /// (`zip2`).
 #[inline(always)]
 fn interleave<const BYTES: usize>(a: uint8x16_t, b: uint8x16_t) -> (uint8x16_t, uint8x16_t) {
-    // SAFETY: NEON; the reinterpretations only rename the register's type.
+    // SAFETY: NEON; the reinterpretations only rename the register's type,
+    // and the `zip1` only reads and writes the registers it names.
     unsafe {
         match BYTES {
             1 => (vzip1q_u8(a, b), vzip2q_u8(a, b)),
@@ -130,11 +249,19 @@ fn interleave<const BYTES: usize>(a: uint8x16_t, b: uint8x16_t) -> (uint8x16_t, 
                 )
             }
             _ => {
+                // `zip1` written out: LLVM emits it as a lane insert
+                // (`mov v.d[1]`), which overwrites its first operand, and
+                // so copies that operand first (`zip2` still reads it).
+                let low;
+                core::arch::asm!(
+                    "zip1 {low:v}.2d, {a:v}.2d, {b:v}.2d",
+                    low = lateout(vreg) low,
+                    a = in(vreg) a,
+                    b = in(vreg) b,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
                 let (a, b) = (vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b));
-                (
-                    vreinterpretq_u8_u64(vzip1q_u64(a, b)),
-                    vreinterpretq_u8_u64(vzip2q_u64(a, b)),
-                )
+                (low, vreinterpretq_u8_u64(vzip2q_u64(a, b)))
             }
         }
     }
@@ -188,27 +315,42 @@ fn transpose_16x16(rows: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
     ]
 }
 
-/// Loads 16 bytes.
+/// Loads a block's first row, bytes 0–15.
 #[inline(always)]
-fn load(bytes: &[u8; VECTOR_BYTES]) -> uint8x16_t {
+fn load_low(block: &[u8; BLOCK_BYTES]) -> uint8x16_t {
+    let [row @ .., _, _, _, _, _, _, _, _, _] = block;
+    let row: &[u8; VECTOR_BYTES] = row;
     // SAFETY: NEON; the reference makes all 16 bytes readable, and `ld1`
     // has no alignment requirement beyond a byte's.
-    unsafe { vld1q_u8(bytes.as_ptr()) }
+    unsafe { vld1q_u8(row.as_ptr()) }
 }
 
-/// Stores 16 bytes.
+/// Loads a block's second row, bytes 9–24.
 #[inline(always)]
-fn store(bytes: &mut [u8; VECTOR_BYTES], value: uint8x16_t) {
+fn load_high(block: &[u8; BLOCK_BYTES]) -> uint8x16_t {
+    let [_, _, _, _, _, _, _, _, _, row @ ..] = block;
+    let row: &[u8; VECTOR_BYTES] = row;
+    // SAFETY: as in `load_low`.
+    unsafe { vld1q_u8(row.as_ptr()) }
+}
+
+/// Stores a block's first row, bytes 0–15.
+#[inline(always)]
+fn store_low(block: &mut [u8; BLOCK_BYTES], value: uint8x16_t) {
+    let [row @ .., _, _, _, _, _, _, _, _, _] = block;
+    let row: &mut [u8; VECTOR_BYTES] = row;
     // SAFETY: NEON; the reference makes all 16 bytes writable, and `st1`
     // has no alignment requirement beyond a byte's.
-    unsafe { vst1q_u8(bytes.as_mut_ptr(), value) }
+    unsafe { vst1q_u8(row.as_mut_ptr(), value) }
 }
 
-/// An all-zero vector.
+/// Stores a block's second row, bytes 9–24.
 #[inline(always)]
-fn zero() -> uint8x16_t {
-    // SAFETY: NEON.
-    unsafe { vdupq_n_u8(0) }
+fn store_high(block: &mut [u8; BLOCK_BYTES], value: uint8x16_t) {
+    let [_, _, _, _, _, _, _, _, _, row @ ..] = block;
+    let row: &mut [u8; VECTOR_BYTES] = row;
+    // SAFETY: as in `store_low`.
+    unsafe { vst1q_u8(row.as_mut_ptr(), value) }
 }
 
 /// Keccak-f\[200\] of 16 blocks.
@@ -217,40 +359,89 @@ fn zero() -> uint8x16_t {
 /// (nothing outside the block is touched); their transposes give lanes 0–15
 /// and, in vectors 7–15, lanes 16–24. The way out is the mirror image: the
 /// second row's vectors 0–6 are lanes 9–15 again, so the overlapping stores
-/// write those bytes twice with the same values.
+/// write those bytes twice with the same values. Every lane is a named
+/// value from the loads to the stores, so none goes through memory.
 #[inline(never)]
 fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; NEON_STATES]) {
-    let mut low = [zero(); 16];
-    let mut high = [zero(); 16];
-    for ((low, high), block) in low.iter_mut().zip(high.iter_mut()).zip(chunk.iter()) {
-        if let (Some(first), Some(last)) = (block.first_chunk(), block.last_chunk()) {
-            *low = load(first);
-            *high = load(last);
-        }
-    }
-    let (low, high) = (transpose_16x16(low), transpose_16x16(high));
-    let mut lanes = [Lanes16(zero()); 25];
-    let tail = high.iter().skip(VECTOR_BYTES - HIGH_START);
-    for (to, from) in lanes.iter_mut().zip(low.iter().chain(tail)) {
-        *to = Lanes16(*from);
-    }
-    let lanes = rounds(lanes);
-    let mut low = [zero(); 16];
-    let mut high = [zero(); 16];
-    for (to, from) in low.iter_mut().zip(&lanes) {
-        *to = from.0;
-    }
-    for (to, from) in high.iter_mut().zip(lanes.iter().skip(HIGH_START)) {
-        *to = from.0;
-    }
-    let (low, high) = (transpose_16x16(low), transpose_16x16(high));
+    let [
+        l0,
+        l1,
+        l2,
+        l3,
+        l4,
+        l5,
+        l6,
+        l7,
+        l8,
+        l9,
+        l10,
+        l11,
+        l12,
+        l13,
+        l14,
+        l15,
+    ] = transpose_16x16(chunk.each_ref().map(load_low));
+    let [
+        _,
+        _,
+        _,
+        _,
+        _,
+        _,
+        _,
+        l16,
+        l17,
+        l18,
+        l19,
+        l20,
+        l21,
+        l22,
+        l23,
+        l24,
+    ] = transpose_16x16(chunk.each_ref().map(load_high));
+    let lanes = rounds(
+        [
+            l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16, l17, l18,
+            l19, l20, l21, l22, l23, l24,
+        ]
+        .map(Lanes16),
+    );
+    let [
+        l0,
+        l1,
+        l2,
+        l3,
+        l4,
+        l5,
+        l6,
+        l7,
+        l8,
+        l9,
+        l10,
+        l11,
+        l12,
+        l13,
+        l14,
+        l15,
+        l16,
+        l17,
+        l18,
+        l19,
+        l20,
+        l21,
+        l22,
+        l23,
+        l24,
+    ] = lanes.map(|lane| lane.0);
+    let low = transpose_16x16([
+        l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15,
+    ]);
+    let high = transpose_16x16([
+        l9, l10, l11, l12, l13, l14, l15, l16, l17, l18, l19, l20, l21, l22, l23, l24,
+    ]);
     for ((block, low), high) in chunk.iter_mut().zip(low).zip(high) {
-        if let Some(first) = block.first_chunk_mut() {
-            store(first, low);
-        }
-        if let Some(last) = block.last_chunk_mut() {
-            store(last, high);
-        }
+        store_low(block, low);
+        store_high(block, high);
     }
 }
 
@@ -283,6 +474,16 @@ mod tests {
     use super::*;
     use crate::permutation::backend_check::check;
     use crate::permutation::keccak_f200;
+
+    fn load(bytes: &[u8; 16]) -> uint8x16_t {
+        // SAFETY: NEON; 16 readable bytes.
+        unsafe { vld1q_u8(bytes.as_ptr()) }
+    }
+
+    fn store(bytes: &mut [u8; 16], value: uint8x16_t) {
+        // SAFETY: NEON; 16 writable bytes.
+        unsafe { vst1q_u8(bytes.as_mut_ptr(), value) }
+    }
 
     #[test]
     #[allow(clippy::cast_possible_truncation)] // Filler bytes truncate on purpose.
