@@ -75,7 +75,7 @@ const AVX512_MIN_BLOCKS: usize = 33;
 
 /// From how many blocks the 16-state NEON form beats one NEON state at a
 /// time: a 16-state pass executes about as many instructions as five single
-/// states (DESIGN.md, "Keccak-f[200] on aarch64").
+/// states (DESIGN.md, "Keccak-f\[200\] on aarch64").
 #[cfg(elephant_neon)]
 const NEON_MIN_BLOCKS: usize = 5;
 

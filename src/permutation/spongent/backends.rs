@@ -2,7 +2,7 @@
 //! that picks among them for a batch of blocks.
 //!
 //! Tiers, chosen by the number of blocks (a public length):
-//! - one state in 32-bit words ([`soft32`]): every target, and the only
+//! - one state in 32-bit words (`soft32`): every target, and the only
 //!   backend on 32-bit targets (firmware), where it is also the smallest;
 //! - one state in four bit planes with BMI2 `pext` (`pext`), when the CPU
 //!   has a fast `pext` (Intel; AMD from Zen 3): up to 7 or 8 blocks, and
@@ -18,7 +18,7 @@
 //!   blocks (Spongent-π\[160\]: 64 states in the lanes of `zmm` words
 //!   for 4–64 blocks, `avx512::medium`);
 //! - on aarch64 (NEON is part of its baseline), one state in NEON vectors
-//!   (`neon_one`) instead of [`soft32`], and from 23 blocks 128 states
+//!   (`neon_one`) instead of `soft32`, and from 23 blocks 128 states
 //!   bitsliced in NEON vectors, two rounds per pass (`neon`), instead of
 //!   [`soft64`].
 //!
