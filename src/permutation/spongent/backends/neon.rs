@@ -22,11 +22,11 @@ use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counte
 use super::neon_one::{self, insert};
 use super::soft64::Word;
 use core::arch::aarch64::{
-    uint64x2_t, vandq_u64, vbicq_u64, vcombine_u64, vcreate_u64, vdupq_n_u8, vdupq_n_u64,
-    veorq_u64, vgetq_lane_u64, vmvnq_u8, vorrq_u64, vreinterpretq_u8_u64, vreinterpretq_u16_u64,
-    vreinterpretq_u32_u64, vreinterpretq_u64_u8, vreinterpretq_u64_u16, vreinterpretq_u64_u32,
-    vshlq_n_u8, vshlq_n_u64, vshrq_n_u8, vshrq_n_u64, vsliq_n_u8, vsriq_n_u8, vtrn1q_u8,
-    vtrn1q_u16, vtrn1q_u32, vtrn2q_u8, vtrn2q_u16, vtrn2q_u32,
+    uint8x16_t, uint64x2_t, vandq_u64, vbicq_u64, vcombine_u64, vcreate_u64, vdupq_n_u8,
+    vdupq_n_u64, veorq_u64, vgetq_lane_u64, vmvnq_u8, vorrq_u64, vreinterpretq_u8_u64,
+    vreinterpretq_u16_u64, vreinterpretq_u32_u64, vreinterpretq_u64_u8, vreinterpretq_u64_u16,
+    vreinterpretq_u64_u32, vshlq_n_u8, vshlq_n_u64, vshrq_n_u8, vshrq_n_u64, vsliq_n_u8,
+    vsriq_n_u8, vtrn1q_u8, vtrn1q_u16, vtrn1q_u32, vtrn2q_u8, vtrn2q_u16, vtrn2q_u32,
 };
 use zeroize::Zeroize;
 
@@ -124,15 +124,24 @@ impl Word for Slice {
 }
 
 impl Slice {
+    /// A vector's bytes as a slice.
+    #[inline(always)]
+    pub(super) fn from_bytes(bytes: uint8x16_t) -> Self {
+        // SAFETY: NEON; the reinterpretation only renames the type.
+        Self(unsafe { vreinterpretq_u64_u8(bytes) })
+    }
+
+    /// The slice as a vector's bytes.
+    #[inline(always)]
+    pub(super) fn bytes(self) -> uint8x16_t {
+        // SAFETY: as in [`Slice::from_bytes`].
+        unsafe { vreinterpretq_u8_u64(self.0) }
+    }
+
     /// [`neon_one::sbox`] on slices.
     #[inline(always)]
     fn sbox<const COMPLEMENTED: bool>(x: [Self; 4]) -> [Self; 4] {
-        // SAFETY: NEON; the reinterpretations only rename the register's
-        // type.
-        let planes = x.map(|word| unsafe { vreinterpretq_u8_u64(word.0) });
-        let y = neon_one::sbox::<COMPLEMENTED>(planes);
-        // SAFETY: as above.
-        y.map(|plane| Self(unsafe { vreinterpretq_u64_u8(plane) }))
+        neon_one::sbox::<COMPLEMENTED>(x.map(Self::bytes)).map(Self::from_bytes)
     }
 }
 

@@ -11,7 +11,8 @@
 //!    byte-index bit with an in-byte bit, in all 32-bit lanes at once;
 //! 3. gathers plane `t` (bit `t` of every nibble) from byte `t` of every
 //!    word with one `tbl`, and applies the S-box to the four planes as a
-//!    circuit ([`sbox`]);
+//!    circuit (`sbox_plain`, the one of fewest levels: a round is one
+//!    chain of dependent operations);
 //! 4. concatenates the planes back into natural order with `tbl`: the bit
 //!    permutation sends bit `t` of nibble `n` to `n + t·b/4`, so the new
 //!    state is plane 0 ‖ plane 1 ‖ plane 2 ‖ plane 3 (for b = 176 the odd
@@ -20,7 +21,7 @@
 //! Step 2 leaves the three in-byte index bits rotated; rather than undo
 //! that every round, the in-byte bit order rotates with the round number
 //! (three layouts, `layout`), and the constants and the swaps of each round
-//! are those of its layout. [`sbox`] leaves output planes 1..3
+//! are those of its layout. The S-box leaves output planes 1..3
 //! complemented; the round-constant rows include that complement, and the
 //! state is complemented so once before the first round and once after the
 //! last.
@@ -30,7 +31,9 @@
 //! aarch64 target this is built for (`target_feature = "neon"`), so no
 //! run-time detection guards it.
 
+use super::super::sbox::sbox_plain;
 use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
+use super::neon::Slice;
 use core::arch::aarch64::{
     uint8x16_t, uint8x16x2_t, uint8x16x4_t, vbslq_u8, vdupq_n_u32, veorq_u8, vld1q_u8, vorrq_u8,
     vqtbl2q_u8, vqtbl4q_u8, vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u32_u8,
@@ -147,8 +150,8 @@ pub(super) fn insert(into: uint8x16_t, from: uint8x16_t, mask: uint8x16_t) -> ui
     into
 }
 
-/// The S-box on four planes (`x0` the least significant input bit) in the
-/// form the bitsliced kernels keep: `S(x) ⊕ 0b1110`, of true inputs, or
+/// The S-box on four planes (`x0` the least significant input bit), for
+/// the 128-state kernel (`neon`), in the form the bitsliced kernels keep: `S(x) ⊕ 0b1110`, of true inputs, or
 /// `S(¬x) ⊕ 0b1110` where `COMPLEMENTED`. Ten operations, four of them bit
 /// selects (`bsl`, `bif`), against 17 for `sbox_plain`: with
 /// `a = x0 ⊕ (x1 ∧ ¬x2)`, `y0 = x3 ⊕ a`, `y1 = x1 ⊕ (x3 ? x2 : a)`,
@@ -356,7 +359,11 @@ fn round<const BYTES: usize, const L: usize>(
         };
         let words = uint8x16x2_t(regroup(low), regroup(high));
         let planes = tables.gather.map(|index| vqtbl2q_u8(words, index));
-        let [y0, y1, y2, y3] = sbox::<false>(planes);
+        // The 17-operation circuit rather than the 10-operation [`sbox`]:
+        // a round is one chain of dependent operations, and llvm-mca
+        // estimates this loop faster with the circuit of fewer levels
+        // (DESIGN.md, "Spongent-π on aarch64").
+        let [y0, y1, y2, y3] = sbox_plain(planes.map(Slice::from_bytes)).map(Slice::bytes);
         if BYTES == 20 {
             let planes = uint8x16x4_t(y0, y1, y2, y3);
             [
