@@ -151,9 +151,10 @@ pub(super) fn insert(into: uint8x16_t, from: uint8x16_t, mask: uint8x16_t) -> ui
 }
 
 /// The S-box on four planes (`x0` the least significant input bit), for
-/// the 128-state kernel (`neon`), in the form the bitsliced kernels keep: `S(x) ⊕ 0b1110`, of true inputs, or
-/// `S(¬x) ⊕ 0b1110` where `COMPLEMENTED`. Ten operations, four of them bit
-/// selects (`bsl`, `bif`), against 17 for `sbox_plain`: with
+/// the 128-state kernel (`neon`), in the form the bitsliced kernels keep:
+/// `S(x) ⊕ 0b1110`, of true inputs, or `S(¬x) ⊕ 0b1110` where
+/// `COMPLEMENTED`. Ten operations, four of them bit selects (`bsl`,
+/// `bif`), against 17 for `sbox_plain`: with
 /// `a = x0 ⊕ (x1 ∧ ¬x2)`, `y0 = x3 ⊕ a`, `y1 = x1 ⊕ (x3 ? x2 : a)`,
 /// `y2 = x2 ⊕ (x3 ? a : x1)` and `y3 = x3 ⊕ ((x3 ? x2 : x1) ? y1 : y2)`.
 /// Complemented inputs pass through it (`a` comes out complemented, each
