@@ -21,12 +21,15 @@
 use aes_gcm::Aes128Gcm;
 use ascon_aead::AsconAead128;
 use chacha20poly1305::ChaCha20Poly1305;
-use elephant_aead::aead::{AeadInOut, KeyInit, Nonce, Tag};
+use elephant_aead::aead::{AeadInOut, KeyInit, Nonce};
 use elephant_aead::{
     Delirium, Dumbo, Elephant, Jumbo, Keccak200, Permutation, Spongent160, Spongent176, batch,
 };
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+mod packets;
+use packets::{Packets, filler};
 
 /// Message sizes: a short sensor reading, an Ethernet frame, a large record.
 const SIZES: [usize; 3] = [16, 1500, 16384];
@@ -48,13 +51,6 @@ struct Contender {
     kernels: &'static str,
     /// Seals the message `calls` times; returns the time taken.
     run: Box<dyn FnMut(u64) -> Duration>,
-}
-
-/// Deterministic filler bytes.
-fn filler(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
-        .collect()
 }
 
 /// `C` sealing `size` bytes with [`AD`] bytes of associated data, in place.
@@ -83,59 +79,17 @@ fn contender<C: AeadInOut + KeyInit + 'static>(
     }
 }
 
-/// [`PACKETS`] packets of [`PACKET`] bytes, each with its own key, nonce
-/// and [`AD`] bytes of associated data, made outside the timed part.
-struct Packets<C: AeadInOut> {
-    ciphers: Vec<C>,
-    nonces: Vec<Nonce<C>>,
-    ads: Vec<Vec<u8>>,
-    buffers: Vec<Vec<u8>>,
-    tags: Vec<Tag<C>>,
-}
-
-impl<C: AeadInOut + KeyInit> Packets<C> {
-    fn new() -> Self {
-        let nonce_len = Nonce::<C>::default().len();
-        Self {
-            ciphers: (0..PACKETS)
-                .map(|i| C::new_from_slice(&filler(C::key_size(), i as u8)).unwrap())
-                .collect(),
-            nonces: (0..PACKETS)
-                .map(|i| Nonce::<C>::try_from(&filler(nonce_len, !(i as u8))[..]).unwrap())
-                .collect(),
-            ads: (0..PACKETS).map(|i| filler(AD, i as u8)).collect(),
-            buffers: (0..PACKETS).map(|i| filler(PACKET, i as u8)).collect(),
-            tags: vec![Tag::<C>::default(); PACKETS],
-        }
-    }
-}
-
-/// `C` sealing the packets one call each.
+/// `C` sealing [`PACKETS`] packets of [`PACKET`] bytes one call each.
 fn one_at_a_time<C: AeadInOut + KeyInit + 'static>(name: &'static str) -> Contender {
-    let mut packets = Packets::<C>::new();
+    let mut packets = Packets::<C>::new(PACKETS, PACKET);
     Contender {
         name,
         kernels: "its crate's choice",
         run: Box::new(move |calls| {
             let start = Instant::now();
             for _ in 0..calls {
-                let Packets {
-                    ciphers,
-                    nonces,
-                    ads,
-                    buffers,
-                    tags,
-                } = &mut packets;
-                for (i, (buffer, tag)) in buffers.iter_mut().zip(tags.iter_mut()).enumerate() {
-                    *tag = ciphers[i]
-                        .encrypt_inout_detached(
-                            &nonces[i],
-                            &ads[i],
-                            black_box(&mut buffer[..]).into(),
-                        )
-                        .unwrap();
-                }
-                black_box(&*tags);
+                packets.seal_one_at_a_time();
+                black_box(&mut packets);
             }
             start.elapsed()
         }),
@@ -145,30 +99,15 @@ fn one_at_a_time<C: AeadInOut + KeyInit + 'static>(name: &'static str) -> Conten
 /// An Elephant instance sealing the packets in one `batch::seal` call,
 /// the list of packets built in the timed part (as a user's call does).
 fn batched<P: Permutation + 'static>(name: &'static str, kernels: &'static str) -> Contender {
-    let mut packets = Packets::<Elephant<P>>::new();
+    let mut packets = Packets::<Elephant<P>>::new(PACKETS, PACKET);
     Contender {
         name,
         kernels,
         run: Box::new(move |calls| {
             let start = Instant::now();
             for _ in 0..calls {
-                let Packets {
-                    ciphers,
-                    nonces,
-                    ads,
-                    buffers,
-                    tags,
-                } = &mut packets;
-                let mut list: Vec<batch::Packet<'_, P>> = buffers
-                    .iter_mut()
-                    .zip(tags.iter_mut())
-                    .enumerate()
-                    .map(|(i, (buffer, tag))| {
-                        batch::Packet::new(&ciphers[i], &nonces[i], &ads[i], buffer, tag)
-                    })
-                    .collect();
+                let mut list = packets.list();
                 batch::seal(black_box(&mut list)).unwrap();
-                black_box(&list);
             }
             start.elapsed()
         }),

@@ -39,13 +39,17 @@ use criterion::{
     criterion_main,
 };
 use elephant_aead::aead::inout::InOutBuf;
-use elephant_aead::aead::{AeadInOut, KeyInit, Nonce, Tag};
+use elephant_aead::aead::{AeadInOut, KeyInit, Nonce};
 use elephant_aead::permutation::{keccak_f200, spongent_pi_160, spongent_pi_176};
 use elephant_aead::{
     Delirium, Dumbo, Jumbo, Keccak200, Permutation, Spongent160, Spongent176, batch,
 };
 use std::hint::black_box;
 use std::time::Duration;
+
+#[path = "../packets/mod.rs"]
+mod packets;
+use packets::{Packets, filler};
 
 /// The seed library's benchmark: 32 B of AD.
 const SEED_AD: usize = 32;
@@ -62,13 +66,6 @@ const BATCH: usize = 256;
 /// Batch lengths for the Spongent tier benchmarks: the mode's short
 /// messages (1–4 blocks), medium runs, and a full run.
 const SPONGENT_BATCH_LENGTHS: [usize; 10] = [1, 2, 4, 16, 32, 64, 75, 128, 256, 512];
-
-/// Deterministic filler bytes.
-fn filler(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
-        .collect()
-}
 
 /// Keeps criterion's own overhead small: the groups are many, and the
 /// ratios between neighbours in one run are what is reported.
@@ -323,67 +320,6 @@ fn real_world_sizes(c: &mut Criterion) {
 /// Packet sizes and batch sizes of the multi-message benchmarks (5 B AD).
 const MANY_SIZES: [usize; 3] = [16, 64, 1500];
 const MANY_COUNTS: [usize; 4] = [1, 16, 256, 4096];
-
-/// `count` packets of `size` bytes, each with its own key, nonce and 5 B of
-/// AD: keys, buffers and tags made outside the timed part.
-struct Packets<C: KeyInit + AeadInOut> {
-    ciphers: Vec<C>,
-    nonces: Vec<Nonce<C>>,
-    ads: Vec<[u8; 5]>,
-    buffers: Vec<Vec<u8>>,
-    tags: Vec<Tag<C>>,
-}
-
-impl<C: KeyInit + AeadInOut> Packets<C> {
-    fn new(count: usize, size: usize) -> Self {
-        let ciphers = (0..count)
-            .map(|i| C::new_from_slice(&filler(C::key_size(), i as u8)).unwrap())
-            .collect();
-        let nonce_len = Nonce::<C>::default().len();
-        let nonces = (0..count)
-            .map(|i| {
-                Nonce::<C>::try_from(&filler(nonce_len, (i >> 8) as u8 ^ i as u8)[..]).unwrap()
-            })
-            .collect();
-        Self {
-            ciphers,
-            nonces,
-            ads: (0..count).map(|i| [i as u8; 5]).collect(),
-            buffers: (0..count).map(|i| filler(size, i as u8)).collect(),
-            tags: vec![Default::default(); count],
-        }
-    }
-
-    /// Every packet sealed with the single-message call, one after another.
-    fn seal_one_at_a_time(&mut self) {
-        for (((cipher, nonce), ad), (buffer, tag)) in self
-            .ciphers
-            .iter()
-            .zip(&self.nonces)
-            .zip(&self.ads)
-            .zip(self.buffers.iter_mut().zip(self.tags.iter_mut()))
-        {
-            *tag = cipher
-                .encrypt_inout_detached(nonce, ad, buffer.as_mut_slice().into())
-                .unwrap();
-        }
-    }
-}
-
-impl<P: Permutation> Packets<elephant_aead::Elephant<P>> {
-    /// The packets of one multi-message call.
-    fn list(&mut self) -> Vec<batch::Packet<'_, P>> {
-        self.ciphers
-            .iter()
-            .zip(&self.nonces)
-            .zip(&self.ads)
-            .zip(self.buffers.iter_mut().zip(self.tags.iter_mut()))
-            .map(|(((cipher, nonce), ad), (buffer, tag))| {
-                batch::Packet::new(cipher, nonce, ad, buffer, tag)
-            })
-            .collect()
-    }
-}
 
 /// Many packets, each with its own key: `batch::seal` for the Elephants
 /// against ChaCha20-Poly1305, Ascon-AEAD128 and Elephant's own
