@@ -20,7 +20,7 @@
 use super::super::sbox::Bits;
 use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
 use super::neon_one::{self, insert};
-use super::soft64::Word;
+use super::soft64::{Word, read_row, write_row};
 use core::arch::aarch64::{
     uint8x16_t, uint64x2_t, vandq_u64, vbicq_u64, vcombine_u64, vcreate_u64, vdupq_n_u8,
     vdupq_n_u64, veorq_u64, vgetq_lane_u64, vmvnq_u8, vorrq_u64, vreinterpretq_u8_u64,
@@ -211,32 +211,23 @@ fn transpose(rows: &mut [Slice]) {
 const SLICES: usize = 192;
 
 /// The three 8-byte rows of a block as little-endian words (the last one
-/// zero-filled past the end of the block).
+/// zero-filled past the end of the block): the 64-bit kernel's
+/// [`read_row`] of each column.
 #[inline(always)]
 fn rows_of<const BYTES: usize>(block: &[u8; BYTES]) -> [u64; 3] {
-    let mut bytes = [0u8; 24];
-    for (to, from) in bytes.iter_mut().zip(block) {
-        *to = *from;
-    }
-    let mut rows = [0u64; 3];
-    for (row, chunk) in rows.iter_mut().zip(bytes.chunks_exact(8)) {
-        let mut le = [0u8; 8];
-        le.copy_from_slice(chunk);
-        *row = u64::from_le_bytes(le);
-    }
-    rows
+    [
+        read_row::<0, BYTES>(block),
+        read_row::<1, BYTES>(block),
+        read_row::<2, BYTES>(block),
+    ]
 }
 
 /// Writes three 8-byte rows back to a block (the inverse of [`rows_of`]).
 #[inline(always)]
-fn write_rows<const BYTES: usize>(block: &mut [u8; BYTES], rows: [u64; 3]) {
-    let mut bytes = [0u8; 24];
-    for (chunk, row) in bytes.chunks_exact_mut(8).zip(rows) {
-        chunk.copy_from_slice(&row.to_le_bytes());
-    }
-    for (to, from) in block.iter_mut().zip(bytes) {
-        *to = from;
-    }
+fn write_rows<const BYTES: usize>(block: &mut [u8; BYTES], [row0, row1, row2]: [u64; 3]) {
+    write_row::<0, BYTES>(block, row0);
+    write_row::<1, BYTES>(block, row1);
+    write_row::<2, BYTES>(block, row2);
 }
 
 /// The round constant on bit slices: word `k` of `masks` is all ones where

@@ -126,7 +126,7 @@ pub(super) fn transpose64<W: Word>(rows: &mut [W]) {
 /// column is read as the block's last eight bytes, shifted down.
 #[inline(always)]
 #[allow(clippy::cast_possible_truncation)] // The shift is under 64 bits.
-fn read_row<const COLUMN: usize, const BYTES: usize>(block: &[u8; BYTES]) -> u64 {
+pub(super) fn read_row<const COLUMN: usize, const BYTES: usize>(block: &[u8; BYTES]) -> u64 {
     let start = COLUMN.wrapping_mul(8);
     let end = start.wrapping_add(8).min(BYTES);
     let past_end = start.wrapping_add(8).wrapping_sub(end);
@@ -140,7 +140,10 @@ fn read_row<const COLUMN: usize, const BYTES: usize>(block: &[u8; BYTES]) -> u64
 
 /// Writes the bytes of `row` that exist back to `8·COLUMN ..` of `block`.
 #[inline(always)]
-fn write_row<const COLUMN: usize, const BYTES: usize>(block: &mut [u8; BYTES], row: u64) {
+pub(super) fn write_row<const COLUMN: usize, const BYTES: usize>(
+    block: &mut [u8; BYTES],
+    row: u64,
+) {
     if let Some(bytes) = block.get_mut(COLUMN.wrapping_mul(8)..) {
         for (to, from) in bytes.iter_mut().zip(row.to_le_bytes()) {
             *to = from;
