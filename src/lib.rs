@@ -209,8 +209,9 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
     /// buffer cannot grow by a tag, or if it misreports its length (a `len()`
     /// that disagrees with its slice). Nothing is encrypted then. A buffer
     /// that misreports its length before the call is refused untouched; one
-    /// whose length is wrong only after growing is truncated back to the
-    /// message's length by its own [`truncate`](aead::Buffer::truncate). So
+    /// that fails to grow (even after growing) or whose length is wrong only
+    /// after growing is truncated back to the message's length by its own
+    /// [`truncate`](aead::Buffer::truncate). So
     /// a buffer whose `len()`, slice and `truncate` agree holds the message
     /// as it was.
     fn encrypt_in_place(
@@ -224,11 +225,12 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
             return Err(Error);
         }
         let tag_len = Tag::<Self>::default().len();
-        buffer.extend_from_slice(&Tag::<Self>::default())?;
-        // A buffer that says it grew but did not (or shrank, or whose slice
-        // disagrees with its length) is an error before anything is
-        // encrypted: the message is left as it was, never half processed.
-        let parts = if Some(buffer.len()) == message_len.checked_add(tag_len) {
+        // A buffer that fails to grow (having grown or not), says it grew
+        // but did not, shrank, or whose slice disagrees with its length is
+        // an error before anything is encrypted: it is truncated back to
+        // the message, which is left as it was, never half processed.
+        let grown = buffer.extend_from_slice(&Tag::<Self>::default()).is_ok();
+        let parts = if grown && Some(buffer.len()) == message_len.checked_add(tag_len) {
             buffer
                 .as_mut()
                 .split_at_mut_checked(message_len)

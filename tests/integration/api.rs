@@ -177,7 +177,8 @@ fn in_place_into_a_fixed_capacity_arrayvec() {
 }
 
 /// An `aead::Buffer` that misbehaves when asked to grow: it either says
-/// `Ok` without growing (`Lie`) or drops its last bytes (`Shrink`).
+/// `Ok` without growing (`Lie`), drops its last bytes (`Shrink`), or grows
+/// and then reports a failure (`GrowThenFail`, as a capped buffer might).
 struct HostileBuffer {
     data: Vec<u8>,
     growth: Growth,
@@ -187,6 +188,7 @@ struct HostileBuffer {
 enum Growth {
     Lie,
     Shrink,
+    GrowThenFail,
 }
 
 impl AsRef<[u8]> for HostileBuffer {
@@ -202,12 +204,16 @@ impl AsMut<[u8]> for HostileBuffer {
 }
 
 impl aead::Buffer for HostileBuffer {
-    fn extend_from_slice(&mut self, _other: &[u8]) -> aead::Result<()> {
+    fn extend_from_slice(&mut self, other: &[u8]) -> aead::Result<()> {
         match self.growth {
             Growth::Lie => {}
             Growth::Shrink => {
                 let len = self.data.len().saturating_sub(3);
                 self.data.truncate(len);
+            }
+            Growth::GrowThenFail => {
+                self.data.extend_from_slice(other);
+                return Err(aead::Error);
             }
         }
         Ok(())
@@ -221,7 +227,7 @@ impl aead::Buffer for HostileBuffer {
 fn hostile_buffers_are_an_error<C: AeadInOut + KeyInit>() {
     let cipher = C::new_from_slice(&KEY).unwrap();
     let nonce = Nonce::<C>::try_from(&NONCE[..]).unwrap();
-    for growth in [Growth::Lie, Growth::Shrink] {
+    for growth in [Growth::Lie, Growth::Shrink, Growth::GrowThenFail] {
         for len in [0, 1, 16, 40, 100] {
             let message: Vec<u8> = (0..len).map(|i: u8| i).map(|i| i ^ 0x5c).collect();
             let mut buffer = HostileBuffer {
@@ -231,21 +237,22 @@ fn hostile_buffers_are_an_error<C: AeadInOut + KeyInit>() {
             let result = cipher.encrypt_in_place(&nonce, b"ad", &mut buffer);
             assert!(result.is_err(), "{growth:?}, {len} B: accepted");
             // Nothing was encrypted: what is left is a prefix of the message
-            // (all of it for the lying buffer).
+            // (all of it for a buffer that did not shrink: no tag space left
+            // behind either).
             assert!(
                 message.starts_with(&buffer.data),
                 "{growth:?}, {len} B: the buffer was changed"
             );
-            if let Growth::Lie = growth {
-                assert_eq!(buffer.data, message, "{len} B");
+            if let Growth::Lie | Growth::GrowThenFail = growth {
+                assert_eq!(buffer.data, message, "{growth:?}, {len} B");
             }
         }
     }
 }
 
-/// A buffer whose `extend_from_slice` says `Ok` without growing, or
-/// shrinks, gives an error (aead's default does not panic either), with the
-/// message not encrypted.
+/// A buffer whose `extend_from_slice` says `Ok` without growing, shrinks,
+/// or grows and fails, gives an error (aead's default does not panic
+/// either), with the message not encrypted and no tag space left appended.
 #[test]
 fn encrypt_in_place_into_a_hostile_buffer_is_an_error_not_a_panic() {
     hostile_buffers_are_an_error::<Dumbo>();
