@@ -122,20 +122,32 @@ pub(super) fn transpose64<W: Word>(rows: &mut [W]) {
 }
 
 /// Bytes `8·COLUMN .. 8·COLUMN + 8` of `block` as a little-endian `u64`
-/// (zero-filled past the end of the block). One 8-byte load: a last, short
-/// column is read as the block's last eight bytes, shifted down.
+/// (zero-filled past the end of the block; zero for a column wholly past
+/// it). One 8-byte load: a last, short column is read as the block's last
+/// eight bytes, shifted down. `COLUMN` and `BYTES` are constants, so the
+/// branches fold away.
 #[inline(always)]
 #[allow(clippy::cast_possible_truncation)] // The shift is under 64 bits.
 pub(super) fn read_row<const COLUMN: usize, const BYTES: usize>(block: &[u8; BYTES]) -> u64 {
-    let start = COLUMN.wrapping_mul(8);
-    let end = start.wrapping_add(8).min(BYTES);
-    let past_end = start.wrapping_add(8).wrapping_sub(end);
-    block
-        .get(end.wrapping_sub(8)..end)
-        .and_then(|bytes| bytes.try_into().ok())
-        .map_or(0, |bytes| {
-            u64::from_le_bytes(bytes).wrapping_shr(past_end.wrapping_mul(8) as u32)
-        })
+    let start = COLUMN.saturating_mul(8);
+    if start >= BYTES {
+        return 0;
+    }
+    let end = start.saturating_add(8).min(BYTES);
+    // Under 8, as the column starts inside the block.
+    let past_end = start.saturating_add(8).wrapping_sub(end);
+    if let Some(bytes) = end.checked_sub(8).and_then(|first| block.get(first..end)) {
+        let mut row = [0; 8];
+        row.copy_from_slice(bytes);
+        u64::from_le_bytes(row).wrapping_shr(past_end.wrapping_mul(8) as u32)
+    } else {
+        // A block shorter than a row: its bytes from `start`, one by one.
+        let mut row = [0; 8];
+        for (to, from) in row.iter_mut().zip(block.iter().skip(start)) {
+            *to = *from;
+        }
+        u64::from_le_bytes(row)
+    }
 }
 
 /// Writes the bytes of `row` that exist back to `8·COLUMN ..` of `block`.
@@ -301,6 +313,37 @@ mod tests {
     use super::*;
     use crate::permutation::backend_check::{check, random_blocks};
     use crate::permutation::{spongent_pi_160, spongent_pi_176};
+
+    /// The reader of one column against the block's bytes, for every
+    /// column of both block sizes, the columns past the end, and a block
+    /// shorter than a row.
+    #[test]
+    fn read_row_reads_every_column_and_zeros_past_the_end() {
+        fn expected<const BYTES: usize>(block: &[u8; BYTES], column: usize) -> u64 {
+            let mut row = [0; 8];
+            for (i, byte) in row.iter_mut().enumerate() {
+                *byte = block.get(column * 8 + i).copied().unwrap_or(0);
+            }
+            u64::from_le_bytes(row)
+        }
+        fn all<const BYTES: usize>() {
+            let block: [u8; BYTES] = core::array::from_fn(|i| 0xa0 ^ i as u8);
+            let rows = [
+                read_row::<0, BYTES>(&block),
+                read_row::<1, BYTES>(&block),
+                read_row::<2, BYTES>(&block),
+                read_row::<3, BYTES>(&block),
+                read_row::<4, BYTES>(&block),
+            ];
+            for (column, row) in rows.into_iter().enumerate() {
+                assert_eq!(row, expected(&block, column), "{BYTES} B, column {column}");
+            }
+        }
+        all::<20>();
+        all::<22>();
+        all::<24>();
+        all::<5>();
+    }
 
     #[test]
     fn transpose_moves_bit_c_of_row_r_to_bit_r_of_row_c() {
