@@ -6,9 +6,11 @@
  * Every function of the native API returns ELEPHANT_OK (0) or a negative
  * ELEPHANT_ERR_* code. Lengths are size_t. A pointer may be NULL only when
  * its length is 0. Outputs may not overlap inputs, except a message
- * processed exactly in place (output pointer == input pointer). On any
- * failure the outputs are untouched: a rejected decryption writes no
- * plaintext. Keys are 16 bytes, nonces 12; never reuse a nonce with a key.
+ * processed exactly in place (output pointer == input pointer). No
+ * plaintext is written unless its tag matches: a rejected decryption
+ * leaves the ciphertext in place, or zeros out of place; every other
+ * failure leaves the outputs untouched. Keys are 16 bytes, nonces 12;
+ * never reuse a nonce with a key.
  */
 
 #ifndef ELEPHANT_H
@@ -232,7 +234,9 @@ int elephant_delirium_encrypt(uint8_t *c, const uint8_t *m, size_t mlen, const u
 //
 // Returns `ELEPHANT_OK`, `ELEPHANT_ERR_VERIFY` if the tag does not match,
 // or `ELEPHANT_ERR_NULL`, `ELEPHANT_ERR_LENGTH` (also for `clen` shorter
-// than a tag), `ELEPHANT_ERR_OVERLAP`. On every failure `m` is untouched.
+// than a tag), `ELEPHANT_ERR_OVERLAP`. No plaintext is written unless the
+// tag matches: a rejected tag leaves the ciphertext in place, or zeros
+// out of place (`m != c`); the other failures leave `m` untouched.
 //
 // # Safety
 //
@@ -341,7 +345,9 @@ int elephant_dumbo_encrypt(uint8_t *c, const uint8_t *m, size_t mlen, const uint
 //
 // Returns `ELEPHANT_OK`, `ELEPHANT_ERR_VERIFY` if the tag does not match,
 // or `ELEPHANT_ERR_NULL`, `ELEPHANT_ERR_LENGTH` (also for `clen` shorter
-// than a tag), `ELEPHANT_ERR_OVERLAP`. On every failure `m` is untouched.
+// than a tag), `ELEPHANT_ERR_OVERLAP`. No plaintext is written unless the
+// tag matches: a rejected tag leaves the ciphertext in place, or zeros
+// out of place (`m != c`); the other failures leave `m` untouched.
 //
 // # Safety
 //
@@ -450,7 +456,9 @@ int elephant_jumbo_encrypt(uint8_t *c, const uint8_t *m, size_t mlen, const uint
 //
 // Returns `ELEPHANT_OK`, `ELEPHANT_ERR_VERIFY` if the tag does not match,
 // or `ELEPHANT_ERR_NULL`, `ELEPHANT_ERR_LENGTH` (also for `clen` shorter
-// than a tag), `ELEPHANT_ERR_OVERLAP`. On every failure `m` is untouched.
+// than a tag), `ELEPHANT_ERR_OVERLAP`. No plaintext is written unless the
+// tag matches: a rejected tag leaves the ciphertext in place, or zeros
+// out of place (`m != c`); the other failures leave `m` untouched.
 //
 // # Safety
 //

@@ -3,8 +3,9 @@
 //! the library's public API, turn its answer into a return code.
 //!
 //! Invariant: no output is written unless every check passed, and a
-//! rejected decryption writes nothing (the library verifies the tag before
-//! it writes any plaintext, in place or out of place).
+//! rejected decryption exposes no plaintext (the library verifies the tag
+//! before it writes any: in place the ciphertext stays, out of place the
+//! output holds the zeros written before the call).
 
 use crate::check::{Region, disjoint};
 use crate::{
@@ -213,7 +214,8 @@ pub(crate) unsafe fn seal<P: Permutation>(
 
 /// Verifies the tag of the `len`-byte ciphertext at `ciphertext` (after it,
 /// or at its own address) and, if it matches, decrypts into `out` (in place
-/// if the same address). On any failure nothing is written.
+/// if the same address). A rejected tag leaves the ciphertext in place, or
+/// zeros out of place; other failures write nothing.
 ///
 /// # Safety
 ///
@@ -236,6 +238,15 @@ pub(crate) unsafe fn open<P: Permutation>(
     let in_place = ciphertext.same(out);
     let ciphertext_input = if in_place { Region::EMPTY } else { ciphertext };
     disjoint(&mut [out], &[ad, nonce, key, tag, ciphertext_input])?;
+    if !in_place {
+        // The library chooses each output byte between the old one and
+        // the plaintext without a branch on the verdict, so it reads the
+        // output: zeros make it initialised memory, as a `&mut [u8]` needs,
+        // and are what a rejected decryption leaves there.
+        // SAFETY: the output region was checked and is writable by the
+        // caller's contract; no reference to it exists yet.
+        unsafe { out.zero() };
+    }
     // SAFETY: as in `seal`: checked regions, valid by the caller's
     // contract, the one output disjoint from every input except the
     // ciphertext it replaces in place.

@@ -88,6 +88,20 @@ impl Region {
         unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
     }
 
+    /// Writes zeros over the region, through the raw pointer.
+    ///
+    /// # Safety
+    ///
+    /// The caller's memory at the region must be writable, and no
+    /// reference to any of it may exist.
+    pub(crate) unsafe fn zero(self) {
+        if self.len != 0 {
+            // SAFETY: non-NULL and inside the address space (`new`);
+            // writable and unreferenced by the caller's contract.
+            unsafe { core::ptr::write_bytes(self.ptr.cast_mut(), 0, self.len) };
+        }
+    }
+
     /// The bytes, to be written.
     ///
     /// # Safety
@@ -100,8 +114,8 @@ impl Region {
             return &mut [];
         }
         // SAFETY: as in `bytes`; writable and unaliased by the caller's
-        // contract. `u8` has no invalid values, so memory the caller has not
-        // initialised is only overwritten, never read, by the library.
+        // contract (which includes initialised: `open` zeros an output the
+        // library would read before writing).
         unsafe { core::slice::from_raw_parts_mut(self.ptr.cast_mut(), self.len) }
     }
 }

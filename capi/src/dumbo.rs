@@ -54,7 +54,9 @@ pub unsafe extern "C" fn elephant_dumbo_encrypt(
 ///
 /// Returns `ELEPHANT_OK`, `ELEPHANT_ERR_VERIFY` if the tag does not match,
 /// or `ELEPHANT_ERR_NULL`, `ELEPHANT_ERR_LENGTH` (also for `clen` shorter
-/// than a tag), `ELEPHANT_ERR_OVERLAP`. On every failure `m` is untouched.
+/// than a tag), `ELEPHANT_ERR_OVERLAP`. No plaintext is written unless the
+/// tag matches: a rejected tag leaves the ciphertext in place, or zeros
+/// out of place (`m != c`); the other failures leave `m` untouched.
 ///
 /// # Safety
 ///
