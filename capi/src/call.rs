@@ -384,7 +384,7 @@ unsafe fn many_group<C: CPacket>(
     let mut fields = ArrayVec::<[Region; 5], GROUP>::new();
     let mut outputs = ArrayVec::<Region, { 2 * GROUP }>::new();
     let mut inputs = ArrayVec::<Region, { 4 * GROUP + 1 }>::new();
-    inputs.push(array);
+    let _ = inputs.try_push(array);
     for i in 0..count.min(GROUP) {
         // SAFETY: packet `i` of the group is in the caller's array (aligned,
         // checked by `many`); read by value, no reference kept.
@@ -399,16 +399,29 @@ unsafe fn many_group<C: CPacket>(
             within_limits(packet.inputs.ad_len)?;
             Ok([buffer, tag, ad, nonce, context])
         })();
-        results.push(checked.map(|_| ()));
-        if let Ok(regions @ [buffer, tag, ad, nonce, context]) = checked {
-            fields.push(regions);
-            outputs.push(buffer);
-            match direction {
-                Direction::Seal => outputs.push(tag),
-                Direction::Open => inputs.push(tag),
+        // The lists hold a group's regions (`count <= GROUP`), so they
+        // never fill; were one full, the packet would be refused.
+        let listed = checked.and_then(|regions @ [buffer, tag, ad, nonce, context]| {
+            let (written, read) = match direction {
+                Direction::Seal => ([buffer, tag], [Region::EMPTY, ad, nonce, context]),
+                Direction::Open => ([buffer, Region::EMPTY], [tag, ad, nonce, context]),
+            };
+            let room = outputs.remaining_capacity() >= written.len()
+                && inputs.remaining_capacity() >= read.len()
+                && !fields.is_full();
+            if !room {
+                return Err(ELEPHANT_ERR_LENGTH);
             }
-            inputs.extend([ad, nonce, context]);
-        }
+            for region in written {
+                let _ = outputs.try_push(region);
+            }
+            for region in read {
+                let _ = inputs.try_push(region);
+            }
+            let _ = fields.try_push(regions);
+            Ok(())
+        });
+        let _ = results.try_push(listed);
     }
     if let Err(overlap) = disjoint(&mut outputs, &inputs) {
         for result in results.iter_mut().filter(|result| result.is_ok()) {
@@ -483,8 +496,10 @@ fn seal_group<'a, P: Permutation>(
             let tag = <&mut Tag<Elephant<P>>>::try_from(unsafe { tag.bytes_mut() }).ok()?;
             Some(Packet::new(cipher, nonce, ad, buffer, tag))
         });
-        taken.push(packet.is_some());
-        packets.extend(packet);
+        let _ = taken.try_push(packet.is_some());
+        if let Some(packet) = packet {
+            let _ = packets.try_push(packet);
+        }
     }
     // Each packet's outcome is read below; the summary adds nothing.
     let _ = batch::seal(&mut packets);
@@ -504,8 +519,10 @@ fn open_group<'a, P: Permutation>(
             let tag = <&Tag<Elephant<P>>>::try_from(unsafe { tag.bytes() }).ok()?;
             Some(Packet::new(cipher, nonce, ad, buffer, tag))
         });
-        taken.push(packet.is_some());
-        packets.extend(packet);
+        let _ = taken.try_push(packet.is_some());
+        if let Some(packet) = packet {
+            let _ = packets.try_push(packet);
+        }
     }
     let _ = batch::open(&mut packets);
     in_order(&taken, packets.iter().map(Packet::outcome))
@@ -517,13 +534,10 @@ fn in_order(
     taken: &[bool],
     mut outcomes: impl Iterator<Item = Outcome>,
 ) -> ArrayVec<Outcome, GROUP> {
-    taken
-        .iter()
-        .map(|&taken| {
-            taken
-                .then(|| outcomes.next())
-                .flatten()
-                .unwrap_or(Outcome::Rejected)
-        })
-        .collect()
+    let mut in_order = ArrayVec::new();
+    for &taken in taken {
+        let outcome = taken.then(|| outcomes.next()).flatten();
+        let _ = in_order.try_push(outcome.unwrap_or(Outcome::Rejected));
+    }
+    in_order
 }

@@ -126,7 +126,7 @@ impl Region {
 /// `outputs`; `O((m + n) log m)`.
 pub(crate) fn disjoint(outputs: &mut [Region], inputs: &[Region]) -> Result<(), c_int> {
     // Empty outputs first (they meet nothing), then by address.
-    outputs.sort_unstable_by_key(|region| (region.len != 0, region.address()));
+    sort(outputs, |region| (region.len != 0, region.address()));
     let empty = outputs.iter().take_while(|region| region.len == 0).count();
     let outputs = outputs.get(empty..).unwrap_or_default();
     let mut last_end = 0;
@@ -148,6 +148,21 @@ pub(crate) fn disjoint(outputs: &mut [Region], inputs: &[Region]) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// Insertion sort by `key`: a handful of regions per call (two per packet
+/// of a group), and no panic path, which `core`'s sorts have.
+fn sort<K: Ord>(regions: &mut [Region], key: impl Fn(&Region) -> K) {
+    for end in 2..=regions.len() {
+        let mut part = regions.get_mut(..end).unwrap_or_default();
+        while let Some((last, rest)) = core::mem::take(&mut part).split_last_mut() {
+            match rest.last_mut() {
+                Some(previous) if key(previous) > key(last) => core::mem::swap(previous, last),
+                _ => break,
+            }
+            part = rest;
+        }
+    }
 }
 
 #[cfg(test)]
