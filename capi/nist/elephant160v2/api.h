@@ -1,0 +1,6 @@
+/* Elephant v2 Dumbo (Elephant-Spongent-pi[160]) for the NIST LWC API. */
+#define CRYPTO_KEYBYTES 16
+#define CRYPTO_NSECBYTES 0
+#define CRYPTO_NPUBBYTES 12
+#define CRYPTO_ABYTES 8
+#define CRYPTO_NOOVERLAP 1
