@@ -59,7 +59,7 @@ use crate::mode::plan::{SMALL_WAVE, WAVE};
 use crate::mode::schedule::{Message, TagSlot, interleave};
 use crate::mode::{self, BatchPlan, Scheduler, check_lengths, tag, window_for};
 use crate::scrub;
-use crate::{Elephant, Nonce, Permutation, Tag};
+use crate::{AeadCore, Elephant, Nonce, Permutation, Tag};
 use aead::{Error, Result};
 use core::borrow::Borrow;
 use core::fmt;
@@ -67,13 +67,17 @@ use core::fmt;
 /// One message of a batch: its cipher (key), nonce, associated data, the
 /// buffer that is encrypted or decrypted in place, and its tag `T`.
 ///
+/// Named by its cipher, like [`Key`](crate::Key), [`Nonce`] and [`Tag`]:
+/// `Packet<'_, Delirium>` holds a [`Delirium`](crate::Delirium) and a
+/// `&mut Tag<Delirium>`.
+///
 /// The tag is borrowed as each call needs it: [`seal`] writes it, so it
 /// takes packets holding a `&mut Tag` (the default `T`); [`open`] only
 /// reads it, so it takes any `T` that borrows a tag: `&Tag`, `&mut Tag`
 /// or the tag itself.
-pub struct Packet<'a, P: Permutation, T = &'a mut Tag<Elephant<P>>> {
-    cipher: &'a Elephant<P>,
-    nonce: &'a Nonce<Elephant<P>>,
+pub struct Packet<'a, C: AeadCore, T = &'a mut Tag<C>> {
+    cipher: &'a C,
+    nonce: &'a Nonce<C>,
     associated_data: &'a [u8],
     buffer: &'a mut [u8],
     tag: T,
@@ -96,7 +100,7 @@ pub enum Outcome {
     Rejected,
 }
 
-impl<'a, P: Permutation, T: Borrow<Tag<Elephant<P>>>> Packet<'a, P, T> {
+impl<'a, P: Permutation, T: Borrow<Tag<Elephant<P>>>> Packet<'a, Elephant<P>, T> {
     /// A packet; its [`outcome`](Self::outcome) is [`Outcome::Pending`]
     /// until a call processes it.
     pub fn new(
@@ -123,7 +127,7 @@ impl<'a, P: Permutation, T: Borrow<Tag<Elephant<P>>>> Packet<'a, P, T> {
     }
 }
 
-impl<P: Permutation, T> Packet<'_, P, T> {
+impl<C: AeadCore, T> Packet<'_, C, T> {
     /// What the last [`seal`] or [`open`] did with this packet.
     #[must_use]
     pub fn outcome(&self) -> Outcome {
@@ -147,7 +151,7 @@ impl<P: Permutation, T> Packet<'_, P, T> {
     }
 }
 
-impl<P: Permutation, T> fmt::Debug for Packet<'_, P, T> {
+impl<C: AeadCore, T> fmt::Debug for Packet<'_, C, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Packet")
             .field("associated_data_len", &self.associated_data.len())
@@ -169,14 +173,14 @@ impl<P: Permutation, T> fmt::Debug for Packet<'_, P, T> {
 /// with the deepest measured); on 32-bit targets one message at a time,
 /// about as deep as a single-message call. It is cleared before the call
 /// returns.
-pub fn seal<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
+pub fn seal<P: Permutation>(packets: &mut [Packet<'_, Elephant<P>>]) -> Result<()> {
     P::seal_packets(packets)
 }
 
 /// [`seal`]'s work, reached through the sealed trait: compiled once per
 /// instance, in this crate. (Opening is generic over the tag's borrow, so
 /// a caller's crate compiles its own.)
-pub(crate) fn seal_packets<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Result<()> {
+pub(crate) fn seal_packets<P: Permutation>(packets: &mut [Packet<'_, Elephant<P>>]) -> Result<()> {
     let (accept, lengths_ok) = run_all(packets, |tag| TagSlot::Seal(&mut **tag));
     debug_assert_eq!(accept, 0xff, "sealing always succeeds");
     if lengths_ok { Ok(()) } else { Err(Error) }
@@ -190,7 +194,7 @@ pub(crate) fn seal_packets<P: Permutation>(packets: &mut [Packet<'_, P>]) -> Res
 /// left exactly as it was (also one whose lengths are above the limits).
 /// Stack as for [`seal`].
 pub fn open<P: Permutation, T: Borrow<Tag<Elephant<P>>>>(
-    packets: &mut [Packet<'_, P, T>],
+    packets: &mut [Packet<'_, Elephant<P>, T>],
 ) -> Result<()> {
     let (accept, lengths_ok) = run_all(packets, |tag| TagSlot::Open((*tag).borrow()));
     // Public: the caller learns every packet's verdict anyway.
@@ -203,7 +207,7 @@ pub fn open<P: Permutation, T: Borrow<Tag<Elephant<P>>>>(
 
 /// Whether `packet` goes in lockstep with the other short ones (the
 /// plan's choice, from its public lengths).
-fn in_lockstep<P: Permutation, T>(packet: &Packet<'_, P, T>) -> bool {
+fn in_lockstep<P: Permutation, T>(packet: &Packet<'_, Elephant<P>, T>) -> bool {
     let (associated_data, buffer) = packet.lengths();
     mode::in_lockstep::<P>(associated_data, buffer)
 }
@@ -212,7 +216,7 @@ fn in_lockstep<P: Permutation, T>(packet: &Packet<'_, P, T>) -> bool {
 /// opening); its verdict reset to a rejection, which the mode overwrites
 /// when it has processed the packet.
 fn message<'p, P: Permutation, T>(
-    packet: &'p mut Packet<'_, P, T>,
+    packet: &'p mut Packet<'_, Elephant<P>, T>,
     slot: fn(&'p mut T) -> TagSlot<'p, P>,
 ) -> Message<'p, P> {
     let Packet {
@@ -242,7 +246,7 @@ fn message<'p, P: Permutation, T>(
 /// general scheduler ([`interleave`]), one after the other in one frame
 /// whose stack is cleared afterwards.
 fn run_all<P: Permutation, T>(
-    packets: &mut [Packet<'_, P, T>],
+    packets: &mut [Packet<'_, Elephant<P>, T>],
     slot: for<'p> fn(&'p mut T) -> TagSlot<'p, P>,
 ) -> (u8, bool) {
     let count = packets.len();

@@ -78,7 +78,7 @@ pub(crate) mod sealed {
             Self: Permutation;
 
         /// [`crate::batch::seal`] for this instance.
-        fn seal_packets(packets: &mut [Packet<'_, Self>]) -> Result<()>
+        fn seal_packets(packets: &mut [Packet<'_, crate::Elephant<Self>>]) -> Result<()>
         where
             Self: Permutation;
     }
@@ -106,7 +106,7 @@ pub(crate) mod sealed {
                     crate::mode::decrypt::<Self>(expanded_key, nonce, associated_data, buffer, tag)
                 }
 
-                fn seal_packets(packets: &mut [Packet<'_, Self>]) -> Result<()> {
+                fn seal_packets(packets: &mut [Packet<'_, crate::Elephant<Self>>]) -> Result<()> {
                     crate::batch::seal_packets::<Self>(packets)
                 }
             }

@@ -612,7 +612,7 @@ fn check_batches<P: Permutation>(
             let mut work = buffers.clone();
             let mut work_tags = tags.clone();
             let mut call = || {
-                let mut list: Vec<batch::Packet<'_, P>> = ciphers
+                let mut list: Vec<batch::Packet<'_, Elephant<P>>> = ciphers
                     .iter()
                     .zip(&nonces)
                     .zip(&packets)

@@ -51,7 +51,7 @@ fn batches<P: Permutation>(calls: usize) {
     let nonce = Nonce::<Elephant<P>>::default();
     let mut buffers = vec![[0x5a; PACKET_BYTES]; PACKETS];
     let mut tags = vec![Tag::<Elephant<P>>::default(); PACKETS];
-    let mut packets: Vec<Packet<'_, P>> = ciphers
+    let mut packets: Vec<Packet<'_, Elephant<P>>> = ciphers
         .iter()
         .zip(buffers.iter_mut().zip(tags.iter_mut()))
         .map(|(cipher, (buffer, tag))| Packet::new(cipher, &nonce, AD, buffer, tag))

@@ -62,7 +62,7 @@ impl<C: KeyInit + AeadInOut> Packets<C> {
 
 impl<P: Permutation> Packets<Elephant<P>> {
     /// The packets of one multi-message call.
-    pub fn list(&mut self) -> Vec<batch::Packet<'_, P>> {
+    pub fn list(&mut self) -> Vec<batch::Packet<'_, Elephant<P>>> {
         self.ciphers
             .iter()
             .zip(&self.nonces)

@@ -487,7 +487,7 @@ unsafe fn parts<'a, P: Permutation>(
 fn seal_group<'a, P: Permutation>(
     parts: impl Iterator<Item = Option<Parts<'a, P>>>,
 ) -> ArrayVec<Outcome, GROUP> {
-    let mut packets = ArrayVec::<Packet<'a, P>, GROUP>::new();
+    let mut packets = ArrayVec::<Packet<'a, Elephant<P>>, GROUP>::new();
     let mut taken = ArrayVec::<bool, GROUP>::new();
     for part in parts {
         let packet = part.and_then(|(cipher, nonce, ad, buffer, tag)| {
@@ -510,7 +510,7 @@ fn seal_group<'a, P: Permutation>(
 fn open_group<'a, P: Permutation>(
     parts: impl Iterator<Item = Option<Parts<'a, P>>>,
 ) -> ArrayVec<Outcome, GROUP> {
-    let mut packets = ArrayVec::<Packet<'a, P, &'a Tag<Elephant<P>>>, GROUP>::new();
+    let mut packets = ArrayVec::<Packet<'a, Elephant<P>, &'a Tag<Elephant<P>>>, GROUP>::new();
     let mut taken = ArrayVec::<bool, GROUP>::new();
     for part in parts {
         let packet = part.and_then(|(cipher, nonce, ad, buffer, tag)| {

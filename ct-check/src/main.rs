@@ -220,7 +220,7 @@ fn packets<'a, P: Permutation>(
     ads: &'a [Vec<u8>],
     buffers: &'a mut [Vec<u8>],
     tags: &'a mut [Tag<Elephant<P>>],
-) -> Vec<Packet<'a, P>> {
+) -> Vec<Packet<'a, Elephant<P>>> {
     ciphers
         .iter()
         .zip(nonces)

@@ -60,7 +60,7 @@ fn check<P: Permutation>(drawn: &mut [Drawn]) {
     let mut buffers: Vec<Vec<u8>> = drawn.iter().map(|d| d.message.clone()).collect();
     let mut tags = vec![Tag::<Elephant<P>>::default(); drawn.len()];
     {
-        let mut list: Vec<Packet<'_, P>> = drawn
+        let mut list: Vec<Packet<'_, Elephant<P>>> = drawn
             .iter()
             .zip(&nonces)
             .zip(buffers.iter_mut().zip(tags.iter_mut()))
@@ -100,7 +100,7 @@ fn check<P: Permutation>(drawn: &mut [Drawn]) {
         };
     }
     let sent = buffers.clone();
-    let mut list: Vec<Packet<'_, P, &Tag<Elephant<P>>>> = drawn
+    let mut list: Vec<Packet<'_, Elephant<P>, &Tag<Elephant<P>>>> = drawn
         .iter()
         .zip(&nonces)
         .zip(buffers.iter_mut().zip(&tags))
