@@ -11,7 +11,11 @@
 //! into an exception), and no unverified plaintext reaches Python.
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
-#![warn(missing_docs, unused_qualifications, clippy::semicolon_if_nothing_returned)]
+#![warn(
+    missing_docs,
+    unused_qualifications,
+    clippy::semicolon_if_nothing_returned
+)]
 
 mod buffers;
 mod many;

@@ -16,9 +16,9 @@ use crate::single::{Nonce, Tag, associated_data, check_lengths, nonce, tag_size,
 use crate::unlocked;
 use elephant_aead::batch::{self, Outcome, Packet};
 use elephant_aead::{Elephant, Permutation};
+use pyo3::PyClass;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::PyClass;
 use pyo3::pyclass::boolean_struct::True;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 use std::borrow::Cow;
@@ -83,9 +83,9 @@ impl<'py, C: Class> Packets<'py, C> {
         for ((input, len), tag) in data.iter().zip(&parsed.lengths).zip(&mut parsed.tags) {
             if let Some(len) = *len {
                 let message = &mut parsed.messages[at..at + len];
-                Input::copy_to(input, py, 0, message);
+                input.copy_to(0, message);
                 if opening {
-                    input.copy_to(py, len, tag);
+                    input.copy_to(len, tag);
                 }
                 at += len;
             }
@@ -146,7 +146,7 @@ impl<'py, C: Class> Packets<'py, C> {
         let associated: Vec<Cow<'_, [u8]>> = self
             .associated_data
             .iter()
-            .map(|ad| ad.as_ref().map_or(Cow::Borrowed(&[][..]), |ad| ad.read(py)))
+            .map(|ad| ad.as_ref().map_or(Cow::Borrowed(&[][..]), |ad| ad.read()))
             .collect();
         let mut ciphers = Vec::with_capacity(self.ciphers.len());
         let mut nonces = Vec::with_capacity(self.ciphers.len());
@@ -240,7 +240,9 @@ fn open<P: Permutation>(
         .zip(nonces)
         .zip(associated_data)
         .zip(buffers.into_iter().zip(tags))
-        .map(|(((cipher, nonce), ad), (buffer, tag))| Packet::new(cipher, nonce, ad, buffer, &**tag))
+        .map(|(((cipher, nonce), ad), (buffer, tag))| {
+            Packet::new(cipher, nonce, ad, buffer, &**tag)
+        })
         .collect();
     // Each packet's outcome says which were rejected.
     let _ = batch::open(&mut packets);
@@ -252,7 +254,9 @@ fn open<P: Permutation>(
 
 /// `seal_many(packets)`: for each `(cipher, nonce, data,
 /// associated_data)`, the ciphertext then the tag, as `encrypt` gives it.
-pub(crate) fn seal_many<'py, C: Class>(packets: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+pub(crate) fn seal_many<'py, C: Class>(
+    packets: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
     let py = packets.py();
     let mut parsed = Packets::<C>::extract(packets, false)?;
     let done = parsed.run(py, false);
@@ -280,7 +284,9 @@ pub(crate) fn seal_many<'py, C: Class>(packets: &Bound<'py, PyAny>) -> PyResult<
 /// `open_many(packets)`: for each `(cipher, nonce, data,
 /// associated_data)`, the plaintext as `decrypt` gives it, or `None` if
 /// the packet was rejected (its tag did not match).
-pub(crate) fn open_many<'py, C: Class>(packets: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+pub(crate) fn open_many<'py, C: Class>(
+    packets: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
     let py = packets.py();
     let mut parsed = Packets::<C>::extract(packets, true)?;
     let done = parsed.run(py, true);

@@ -39,7 +39,6 @@ pub(crate) type Tag<P> = elephant_aead::Tag<Elephant<P>>;
 /// The cipher for the bytes-like `key`: `ValueError` unless 16 bytes long
 /// (`class` names the instance in the message, as pyca's do).
 pub(crate) fn new<P: Permutation>(key: &Bound<'_, PyAny>, class: &str) -> PyResult<Elephant<P>> {
-    let py = key.py();
     let input = Input::extract(key, "key")?;
     if input.len() != KEY_SIZE {
         return Err(PyValueError::new_err(format!(
@@ -47,7 +46,7 @@ pub(crate) fn new<P: Permutation>(key: &Bound<'_, PyAny>, class: &str) -> PyResu
         )));
     }
     let mut key = [0u8; KEY_SIZE];
-    input.copy_to(py, 0, &mut key);
+    input.copy_to(0, &mut key);
     let cipher = Elephant::<P>::new((&key).into());
     key.zeroize();
     Ok(cipher)
@@ -64,7 +63,6 @@ pub(crate) fn generate_key(py: Python<'_>) -> Bound<'_, PyBytes> {
 
 /// The bytes-like `nonce`: `ValueError` unless 12 bytes long.
 pub(crate) fn nonce<P: Permutation>(nonce: &Bound<'_, PyAny>) -> PyResult<Nonce<P>> {
-    let py = nonce.py();
     let input = Input::extract(nonce, "nonce")?;
     if input.len() != NONCE_SIZE {
         return Err(PyValueError::new_err(format!(
@@ -72,7 +70,7 @@ pub(crate) fn nonce<P: Permutation>(nonce: &Bound<'_, PyAny>) -> PyResult<Nonce<
         )));
     }
     let mut nonce = Nonce::<P>::default();
-    input.copy_to(py, 0, &mut nonce);
+    input.copy_to(0, &mut nonce);
     Ok(nonce)
 }
 
@@ -144,8 +142,8 @@ impl<'py, P: Permutation> Call<'py, P> {
     fn seal(&self, py: Python<'py>, cipher: &Elephant<P>, out: &mut [u8]) -> PyResult<()> {
         let len = self.data.len();
         let (message, tag_out) = out.split_at_mut(len);
-        self.data.copy_to(py, 0, message);
-        let associated_data = self.associated_data.as_ref().map(|ad| ad.read(py));
+        self.data.copy_to(0, message);
+        let associated_data = self.associated_data.as_ref().map(|ad| ad.read());
         let associated_data = associated_data.as_deref().unwrap_or_default();
         let nonce = &self.nonce;
         let tag = unlocked(py, len.saturating_add(associated_data.len()), || {
@@ -163,9 +161,9 @@ impl<'py, P: Permutation> Call<'py, P> {
     fn open(&self, py: Python<'py>, cipher: &Elephant<P>, out: &mut [u8]) -> PyResult<()> {
         let len = out.len();
         let mut tag = Tag::<P>::default();
-        self.data.copy_to(py, len, &mut tag);
-        self.data.copy_to(py, 0, out);
-        let associated_data = self.associated_data.as_ref().map(|ad| ad.read(py));
+        self.data.copy_to(len, &mut tag);
+        self.data.copy_to(0, out);
+        let associated_data = self.associated_data.as_ref().map(|ad| ad.read());
         let associated_data = associated_data.as_deref().unwrap_or_default();
         let nonce = &self.nonce;
         let verdict = unlocked(py, len.saturating_add(associated_data.len()), || {
@@ -221,7 +219,7 @@ pub(crate) fn encrypt_into<'py, P: Permutation>(
     // Plaintext until sealed: wiped if sealing failed.
     let mut work = Zeroizing::new(vec![0; len]);
     call.seal(py, cipher, &mut work)?;
-    output.write(py, &work);
+    output.write(&work);
     Ok(len)
 }
 
@@ -242,6 +240,6 @@ pub(crate) fn decrypt_into<'py, P: Permutation>(
     // The plaintext, once verified: wiped when dropped.
     let mut work = Zeroizing::new(vec![0; len]);
     call.open(py, cipher, &mut work)?;
-    output.write(py, &work);
+    output.write(&work);
     Ok(len)
 }
