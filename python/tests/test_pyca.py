@@ -98,3 +98,18 @@ def test_same_output_layout_and_inputs(instance):
             sealed = cipher.encrypt(bytearray(12), data, None)
             assert sealed[: len(data)] != bytes(data) or not data
             assert cipher.decrypt(memoryview(bytes(12)), sealed, None) == bytes(data)
+
+
+def test_a_rejected_decrypt_into_leaves_buf_alone_unlike_pycas():
+    # python/README.md documents this difference; if pyca changes, so must it.
+    for cls, key_size in [(elephant_aead.Dumbo, 16), (ChaCha20Poly1305, 32)]:
+        cipher = cls(bytes(key_size))
+        sealed = bytearray(cipher.encrypt(bytes(12), b"abc", None))
+        sealed[-1] ^= 1
+        buf = bytearray(3)
+        with pytest.raises((PycaInvalidTag, elephant_aead.InvalidTag)):
+            cipher.decrypt_into(bytes(12), sealed, None, buf)
+        if cls is elephant_aead.Dumbo:
+            assert buf == bytes(3)
+        else:
+            assert buf == b"abc"
