@@ -33,8 +33,9 @@ pub(crate) trait Class: PyClass<Frozen = True> + Sync {
     fn cipher(&self) -> &Elephant<Self::P>;
 }
 
-/// Bookkeeping the GIL is released for: a packet costs at least this many
-/// bytes' worth of work (its tag and key-derived masks).
+/// What each packet adds to its bytes in the work compared with
+/// [`RELEASE_GIL_FROM`](crate::RELEASE_GIL_FROM): its fixed cost (tag and
+/// masks) is that of a few blocks, so 32 empty packets release the GIL.
 const PACKET_WORK: usize = 64;
 
 /// The packets of one call, checked, and their data in one owned buffer.
