@@ -7,7 +7,7 @@
 
 use elephant_aead::aead::{AeadInOut, KeyInit};
 use elephant_aead::batch::{self, Packet};
-use elephant_aead::{Elephant, Key, Keccak200, Nonce, Permutation, Spongent160, Spongent176, Tag};
+use elephant_aead::{Elephant, Keccak200, Key, Nonce, Permutation, Spongent160, Spongent176, Tag};
 use std::hint::black_box;
 
 /// One-message lengths: short, packet-sized and long (every driver).
@@ -61,4 +61,3 @@ fn main() {
     exercise::<Keccak200>();
     println!("every entry point round-trips");
 }
-
