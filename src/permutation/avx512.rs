@@ -7,8 +7,8 @@
 //! `elephant_avx512`).
 
 use core::arch::x86_64::{
-    __m512i, _mm512_loadu_si512, _mm512_permutex2var_epi64, _mm512_set_epi64, _mm512_shuffle_i64x2,
-    _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
+    __m512i, _mm512_loadu_si512, _mm512_permutex2var_epi64, _mm512_set_epi64, _mm512_setzero_si512,
+    _mm512_shuffle_i64x2, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 
 /// Loads a table of 64 bytes.
@@ -20,6 +20,24 @@ pub(in crate::permutation) unsafe fn load_table(table: &[u8; 64]) -> __m512i {
     // SAFETY: the reference makes all 64 bytes readable; the load is
     // unaligned; AVX-512F is available (the caller's contract).
     unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
+}
+
+/// Loads `N` tables of 64 bytes, in a plain loop: a closure (`map`) may
+/// be left out of line, and its loads with it (it lacks the features).
+///
+/// # Safety
+/// AVX-512F must be available.
+#[inline(always)]
+pub(in crate::permutation) unsafe fn load_tables<const N: usize>(
+    tables: &[[u8; 64]; N],
+) -> [__m512i; N] {
+    // SAFETY: AVX-512F is available (the caller's contract).
+    let mut vectors = [unsafe { _mm512_setzero_si512() }; N];
+    for (vector, table) in vectors.iter_mut().zip(tables) {
+        // SAFETY: as above.
+        *vector = unsafe { load_table(table) };
+    }
+    vectors
 }
 
 /// Transposes eight vectors of eight qwords: qword `q` of output `p` is

@@ -23,7 +23,7 @@
 //! More on the layout and the round, with what was measured: DESIGN.md,
 //! "Kernel layouts in detail".
 
-use super::super::super::avx512::{load_table, transpose_qwords};
+use super::super::super::avx512::{load_tables, transpose_qwords};
 use super::super::super::cpu::{Avx512Gfni, Avx512Vbmi};
 use super::super::round::{Word, rounds};
 use super::avx2::{AVX2_STATES, Lanes32, load_rows, store_rows, transpose_32x32};
@@ -410,31 +410,28 @@ unsafe fn rows_to_lanes(blocks: &[[u8; BLOCK_BYTES]; AVX512_STATES]) -> [Lanes64
     // SAFETY: AVX-512F is available (the caller's contract).
     let zero = unsafe { _mm512_setzero_si512() };
     // SAFETY: AVX-512F is available (the caller's contract).
-    let index = GATHER_INDICES.map(|table| unsafe { load_table(&table) });
+    let index = unsafe { load_tables(&GATHER_INDICES) };
     let mut stage = [[zero; GROUP]; 3];
     let mut lane_24 = zero;
     for (g, group) in blocks.as_flattened().chunks_exact(GROUP_BYTES).enumerate() {
-        let windows: [__m512i; WINDOWS] = core::array::from_fn(|w| {
-            let start = w.wrapping_mul(WINDOW);
-            match group
-                .get(start..)
-                .and_then(|rest| rest.first_chunk::<WINDOW>())
-            {
+        // A plain loop, no closure (`from_fn`), which could be left out of
+        // line with its loads (it lacks the features).
+        let mut windows = [zero; WINDOWS];
+        for (w, window) in windows.iter_mut().enumerate() {
+            let rest = group.get(w.wrapping_mul(WINDOW)..).unwrap_or_default();
+            if let Some(whole) = rest.first_chunk::<WINDOW>() {
                 // SAFETY: the 64 bytes are readable (a reference to them);
                 // the load is unaligned; AVX-512F is available.
-                Some(whole) => unsafe { _mm512_loadu_si512(whole.as_ptr().cast()) },
+                *window = unsafe { _mm512_loadu_si512(whole.as_ptr().cast()) };
+            } else if let Some(tail) = rest.first_chunk::<8>() {
                 // The last window: its 8 bytes only, so nothing past the
                 // blocks is read.
-                None => match group.get(start..).and_then(|rest| rest.first_chunk::<8>()) {
-                    // SAFETY: the masked load reads only the 8 bytes the
-                    // reference covers; AVX-512BW is available.
-                    Some(tail) => unsafe {
-                        _mm512_maskz_loadu_epi8(LAST_WINDOW_MASK, tail.as_ptr().cast())
-                    },
-                    None => zero,
-                },
+                // SAFETY: the masked load reads only the 8 bytes the
+                // reference covers; AVX-512BW is available.
+                *window =
+                    unsafe { _mm512_maskz_loadu_epi8(LAST_WINDOW_MASK, tail.as_ptr().cast()) };
             }
-        });
+        }
         for (m, (index, masks)) in index.iter().zip(&GATHER_MASKS).enumerate() {
             let shift = if m < 3 { 0 } else { g.wrapping_mul(GROUP) };
             let mut gathered = if m < 3 { zero } else { lane_24 };
@@ -491,7 +488,7 @@ unsafe fn lanes_to_rows(lanes: &[Lanes64; 25], blocks: &mut [[u8; BLOCK_BYTES]; 
     }
     let lane_24 = lanes.last().map_or(zero, |lane| lane.0);
     // SAFETY: AVX-512F is available (the caller's contract).
-    let index = SCATTER_INDICES.map(|table| unsafe { load_table(&table) });
+    let index = unsafe { load_tables(&SCATTER_INDICES) };
     let groups = blocks.as_flattened_mut().chunks_exact_mut(GROUP_BYTES);
     for (g, group) in groups.enumerate() {
         // Lane 24's bytes of group `g` are in its qword `g`.

@@ -221,13 +221,21 @@ fn table(bytes: &[u8; VECTOR_BYTES]) -> __m256i {
 /// Per-qword GFNI matrices: qword `q` rotates by `2q + extra`.
 #[inline(always)]
 fn rotations(extra: usize) -> __m256i {
-    let matrix = |q: usize| {
+    #[inline(always)]
+    fn matrix(q: usize, extra: usize) -> i64 {
         let bits = q.wrapping_mul(2).wrapping_add(extra) % 8;
         ROTATE_LEFT.get(bits).copied().unwrap_or(ROTATE_LEFT[0])
-    };
+    }
     // SAFETY: AVX is available wherever this is inlined (only into
     // `permute_block`).
-    unsafe { _mm256_setr_epi64x(matrix(0), matrix(1), matrix(2), matrix(3)) }
+    unsafe {
+        _mm256_setr_epi64x(
+            matrix(0, extra),
+            matrix(1, extra),
+            matrix(2, extra),
+            matrix(3, extra),
+        )
+    }
 }
 
 /// Keccak-f\[200\] of one block (see the module's description).
@@ -237,7 +245,18 @@ fn rotations(extra: usize) -> __m256i {
 /// available.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512vbmi,gfni")]
 unsafe fn permute_block(block: &mut [u8; BLOCK_BYTES]) {
-    let (rows, chi) = (ROWS.map(|row| table(&row)), CHI.map(|c| table(&c)));
+    // Written out, no closures (`map`): one left out of line would take
+    // its vectors through memory (and its intrinsics as calls).
+    let [row0, row1, row2, row3, row4] = &ROWS;
+    let rows = [
+        table(row0),
+        table(row1),
+        table(row2),
+        table(row3),
+        table(row4),
+    ];
+    let [chi0, chi1, chi2] = &CHI;
+    let chi = [table(chi0), table(chi1), table(chi2)];
     let spread = [
         table(&SPREAD_EVEN_LEFT),
         table(&SPREAD_MIDDLE),
@@ -250,7 +269,13 @@ unsafe fn permute_block(block: &mut [u8; BLOCK_BYTES]) {
     let mut state = _mm256_permutexvar_epi8(table(&LOAD), loaded);
     for constant in ROUND_CONSTANTS {
         // θ: the column parities C[0..5], in bytes 0–4 of both halves.
-        let [r0, r1, r2, r3, r4] = rows.map(|row| _mm256_permutexvar_epi8(row, state));
+        let [r0, r1, r2, r3, r4] = [
+            _mm256_permutexvar_epi8(rows[0], state),
+            _mm256_permutexvar_epi8(rows[1], state),
+            _mm256_permutexvar_epi8(rows[2], state),
+            _mm256_permutexvar_epi8(rows[3], state),
+            _mm256_permutexvar_epi8(rows[4], state),
+        ];
         let parity = _mm256_ternarylogic_epi32::<0x96>(
             _mm256_ternarylogic_epi32::<0x96>(r0, r1, r2),
             r3,
@@ -262,12 +287,11 @@ unsafe fn permute_block(block: &mut [u8; BLOCK_BYTES]) {
             _mm256_maskz_gf2p8affine_epi64_epi8::<0>(ODD_DWORDS, state, matrices[1]),
         );
         // θ's D[x] = C[x − 1] ⊕ rot1(C[x + 1]), spread and rotated by ρ.
-        let [left, middle, right] = [0, 1, 2].map(|part| {
-            _mm256_gf2p8affine_epi64_epi8::<0>(
-                _mm256_shuffle_epi8(parity, spread[part]),
-                matrices[part],
-            )
-        });
+        let [left, middle, right] = [
+            _mm256_gf2p8affine_epi64_epi8::<0>(_mm256_shuffle_epi8(parity, spread[0]), matrices[0]),
+            _mm256_gf2p8affine_epi64_epi8::<0>(_mm256_shuffle_epi8(parity, spread[1]), matrices[1]),
+            _mm256_gf2p8affine_epi64_epi8::<0>(_mm256_shuffle_epi8(parity, spread[2]), matrices[2]),
+        ];
         let partial = _mm256_ternarylogic_epi32::<0x96>(own, left, middle);
         let rotated = _mm256_xor_si256(partial, right);
         // ι on lane (0, 0), byte 0, in the copy that supplies B[x] to χ.

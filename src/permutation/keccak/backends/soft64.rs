@@ -59,7 +59,13 @@ impl Word for Repeated {
 
 /// Keccak-f\[200\] of one block.
 pub(super) fn permute_one(block: &mut [u8; 25]) {
-    let mut lanes = rounds(block.map(Repeated::splat));
+    // A plain loop, not `block.map(..)`: that one was left an out-of-line
+    // call even in cargo's default release profile (.ci/inline-check).
+    let mut lanes = [Repeated(0); 25];
+    for (lane, &byte) in lanes.iter_mut().zip(block.iter()) {
+        *lane = Repeated::splat(byte);
+    }
+    let mut lanes = rounds(lanes);
     for (byte, lane) in block.iter_mut().zip(&lanes) {
         // Byte 0 of the word is one copy of the lane.
         *byte = lane.0.to_le_bytes()[0];

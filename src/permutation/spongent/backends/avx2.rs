@@ -68,6 +68,30 @@ unsafe fn permute_176_x256(blocks: &mut [[u8; 22]]) {
 #[derive(Clone, Copy)]
 pub(super) struct Avx2Word(pub(super) __m256i);
 
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // Lanes are bit patterns.
+impl Avx2Word {
+    /// The word whose lane `l` is `lanes[l]`.
+    #[inline(always)]
+    pub(super) fn from_lane_array([l0, l1, l2, l3]: [u64; 4]) -> Self {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        Self(unsafe { _mm256_set_epi64x(l3 as i64, l2 as i64, l1 as i64, l0 as i64) })
+    }
+
+    /// The word's lanes, lane `l` at index `l`.
+    #[inline(always)]
+    pub(super) fn to_lane_array(self) -> [u64; 4] {
+        // SAFETY: AVX2 is available (see the type's documentation).
+        unsafe {
+            [
+                _mm256_extract_epi64::<0>(self.0) as u64,
+                _mm256_extract_epi64::<1>(self.0) as u64,
+                _mm256_extract_epi64::<2>(self.0) as u64,
+                _mm256_extract_epi64::<3>(self.0) as u64,
+            ]
+        }
+    }
+}
+
 impl Zeroize for Avx2Word {
     fn zeroize(&mut self) {
         self.0.zeroize();
@@ -125,24 +149,12 @@ impl Word for Avx2Word {
     }
     #[inline(always)]
     fn from_lanes(mut lane: impl FnMut(usize) -> u64) -> Self {
-        let [l0, l1, l2, l3] = [lane(0), lane(1), lane(2), lane(3)];
-        // SAFETY: AVX2 is available (see the type's documentation).
-        Self(unsafe { _mm256_set_epi64x(l3 as i64, l2 as i64, l1 as i64, l0 as i64) })
+        Self::from_lane_array([lane(0), lane(1), lane(2), lane(3)])
     }
     #[inline(always)]
-    #[allow(clippy::cast_sign_loss)] // Lanes are bit patterns, not numbers.
     fn to_lanes(self, mut sink: impl FnMut(usize, u64)) {
-        // SAFETY: AVX2 is available (see the type's documentation).
-        let lanes = unsafe {
-            [
-                _mm256_extract_epi64::<0>(self.0),
-                _mm256_extract_epi64::<1>(self.0),
-                _mm256_extract_epi64::<2>(self.0),
-                _mm256_extract_epi64::<3>(self.0),
-            ]
-        };
-        for (l, value) in lanes.into_iter().enumerate() {
-            sink(l, value as u64);
+        for (l, value) in self.to_lane_array().into_iter().enumerate() {
+            sink(l, value);
         }
     }
 }

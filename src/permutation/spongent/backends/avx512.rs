@@ -236,8 +236,11 @@ macro_rules! slice_word {
                 Self(unsafe { $shr(self.0, S) })
             }
             #[inline(always)]
-            fn from_lanes(lane: impl FnMut(usize) -> u64) -> Self {
-                let lanes: [u64; $lanes] = core::array::from_fn(lane);
+            fn from_lanes(mut lane: impl FnMut(usize) -> u64) -> Self {
+                let mut lanes = [0u64; $lanes];
+                for (l, to) in lanes.iter_mut().enumerate() {
+                    *to = lane(l);
+                }
                 Self::load(&lanes)
             }
             #[inline(always)]

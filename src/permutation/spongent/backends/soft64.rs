@@ -103,8 +103,15 @@ fn transpose_stage<W: Word, const J: usize, const S: i32>(rows: &mut [W], low: u
 #[inline(always)]
 pub(super) fn transpose64<W: Word>(rows: &mut [W]) {
     for first in 0..8 {
-        let mut group: [W; 8] =
-            core::array::from_fn(|i| rows.get(first + 8 * i).copied().unwrap_or_else(W::zero));
+        // Plain loops, no closure (`from_fn`): whether one is inlined is
+        // the inliner's choice, and an AVX2 word's operations in an
+        // outlined closure are calls (it lacks the target feature).
+        let mut group = [W::zero(); 8];
+        for (i, word) in group.iter_mut().enumerate() {
+            if let Some(row) = rows.get(first + 8 * i) {
+                *word = *row;
+            }
+        }
         transpose_stage::<W, 4, 32>(&mut group, 0x0000_0000_FFFF_FFFF);
         transpose_stage::<W, 2, 16>(&mut group, 0x0000_FFFF_0000_FFFF);
         transpose_stage::<W, 1, 8>(&mut group, 0x00FF_00FF_00FF_00FF);

@@ -75,26 +75,28 @@ static LANES_176: [[u64; 8]; ROUNDS_176] = round_lanes(COUNTER_176);
 fn quarters<const BYTES: usize, const Q: usize>(block: &[u8; BYTES]) -> Avx2Word {
     let mut padded = [0u8; 32];
     padded[..BYTES].copy_from_slice(block);
-    Avx2Word::from_lanes(|l| {
+    let mut lanes = [0u64; 4];
+    for (l, lane) in lanes.iter_mut().enumerate() {
         let bit = l * Q;
         let mut bytes = [0u8; 8];
         bytes.copy_from_slice(&padded[bit / 8..bit / 8 + 8]);
-        (u64::from_le_bytes(bytes) >> (bit % 8)) & ((1 << Q) - 1)
-    })
+        *lane = (u64::from_le_bytes(bytes) >> (bit % 8)) & ((1 << Q) - 1);
+    }
+    Avx2Word::from_lane_array(lanes)
 }
 
 /// [`quarters`] reversed: the row's lanes back into `block`.
 #[inline(always)]
 fn write_quarters<const BYTES: usize, const Q: usize>(row: Avx2Word, block: &mut [u8; BYTES]) {
     let mut words = [0u64; 4];
-    row.to_lanes(|l, quarter| {
+    for (l, quarter) in row.to_lane_array().into_iter().enumerate() {
         let bit = l * Q;
         let (w, shift) = (bit / 64, bit % 64);
         words[w] |= quarter << shift;
         if shift + Q > 64 {
             words[w + 1] |= quarter >> (64 - shift);
         }
-    });
+    }
     let mut bytes = [0u8; 32];
     for (to, word) in bytes.chunks_exact_mut(8).zip(words) {
         to.copy_from_slice(&word.to_le_bytes());
@@ -115,17 +117,23 @@ unsafe fn slot<const Q: usize, const S: usize>(
     constants: &[u64; 8],
     [lane_0, lane_3]: [Avx2Word; 2],
 ) {
-    let x: [Avx2Word; 4] = core::array::from_fn(|i| {
+    // A plain loop, no closure (`from_fn`): left out of line, a closure
+    // takes the AVX2 operations as calls (it lacks the target feature).
+    let mut x = [
+        from[4 * S],
+        from[4 * S + 1],
+        from[4 * S + 2],
+        from[4 * S + 3],
+    ];
+    for (i, word) in x.iter_mut().enumerate() {
         let w = 4 * S + i;
-        let mut word = from[w];
         if w < 7 {
-            word = word.xor(Avx2Word::splat(constants[w]).and(lane_0));
+            *word = word.xor(Avx2Word::splat(constants[w]).and(lane_0));
         }
         if w + 7 >= Q {
-            word = word.xor(Avx2Word::splat(constants[Q - 1 - w]).and(lane_3));
+            *word = word.xor(Avx2Word::splat(constants[Q - 1 - w]).and(lane_3));
         }
-        word
-    });
+    }
     let [y0, y1, y2, y3] = sbox_complemented(x);
     let y0 = y0.not();
     // SAFETY: as above.
@@ -185,14 +193,17 @@ unsafe fn permute_x64<const BYTES: usize, const Q: usize>(
     transpose64(&mut rows);
     let mut other = [Avx2Word::zero(); Q];
     if let Some(state) = rows.first_chunk_mut::<Q>() {
-        state.iter_mut().for_each(|word| *word = word.not());
+        for word in state.iter_mut() {
+            *word = word.not();
+        }
         // Lanes 0 and 3 of a word, hidden from the compiler: with constant
         // masks it built the lane-3 round constants from two shuffles each,
         // and took lane 0 from the broadcast by a register `vmovq` that
         // valgrind (ct-check) cannot run.
-        let lanes = core::hint::black_box(
-            [0, 3].map(|only| Avx2Word::from_lanes(|l| if l == only { u64::MAX } else { 0 })),
-        );
+        let lanes = core::hint::black_box([
+            Avx2Word::from_lane_array([u64::MAX, 0, 0, 0]),
+            Avx2Word::from_lane_array([0, 0, 0, u64::MAX]),
+        ]);
         for pair in rounds.chunks_exact(2) {
             // SAFETY: AVX2 is available (the caller's contract).
             unsafe {
@@ -200,7 +211,9 @@ unsafe fn permute_x64<const BYTES: usize, const Q: usize>(
                 round(&other, state, &pair[1], lanes);
             }
         }
-        state.iter_mut().for_each(|word| *word = word.not());
+        for word in state.iter_mut() {
+            *word = word.not();
+        }
     }
     transpose64(&mut rows);
     for (row, block) in rows.iter().zip(blocks.iter_mut()) {

@@ -117,21 +117,20 @@ unsafe fn blocks_to_words(blocks: &[[u8; BLOCK_BYTES]]) -> [Zmm; WORDS] {
     // SAFETY: as above.
     let columns = unsafe { blocks_to_columns(blocks) };
     let (word_indices, word_masks) = TO_WORDS;
-    core::array::from_fn(|j| {
-        let (Some(index), Some(masks)) = (word_indices.get(j), word_masks.get(j)) else {
-            return Zmm(zero);
-        };
+    // A plain loop, no closure (`from_fn`): one left out of line would
+    // take its intrinsics as calls (it lacks the features).
+    let mut words = [Zmm(zero); WORDS];
+    for ((word, index), masks) in words.iter_mut().zip(&word_indices).zip(&word_masks) {
         // SAFETY: as above.
         let index = unsafe { load_table(index) };
-        let mut word = zero;
         for (column, mask) in columns.as_flattened().iter().zip(masks) {
             if *mask != 0 {
                 // SAFETY: as above.
-                word = unsafe { _mm512_mask_permutexvar_epi8(word, *mask, index, *column) };
+                word.0 = unsafe { _mm512_mask_permutexvar_epi8(word.0, *mask, index, *column) };
             }
         }
-        Zmm(word)
-    })
+    }
+    words
 }
 
 /// [`blocks_to_words`] reversed: the 20 words back into the blocks (only
