@@ -454,7 +454,6 @@ fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usi
             };
             probe(0xC3, &mut region, &mut again);
             let touched = depth(&region, 0xC3);
-            println!("depth: {instance:?} {kind:?} {msg_len}+{ad_len} B: {touched} B");
             // The library clears a fixed depth after each call (its
             // `src/scrub.rs`); a call that went deeper than that would
             // touch more. The slack is this probe's closure and the
@@ -474,6 +473,9 @@ fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usi
                 (true, _) => SCRUB_SHORT,
                 (false, _) => SCRUB_LONG,
             };
+            println!(
+                "depth: {instance:?} {kind:?} {msg_len}+{ad_len} B: {touched} B of {bound} B cleared"
+            );
             if touched > bound + 1024 {
                 failures.push(format!(
                     "{instance:?} {kind:?} message {msg_len} B, AD {ad_len} B: the call used \
@@ -643,7 +645,10 @@ fn check_batches<P: Permutation>(
                 }
             } else {
                 let touched = depth(&region, paint_byte);
-                println!("depth: {instance:?} {what} of {count} packets ({mix}): {touched} B");
+                println!(
+                    "depth: {instance:?} {what} of {count} packets ({mix}): {touched} B of \
+                     {bound} B cleared"
+                );
                 if touched > bound + 1024 {
                     failures.push(format!(
                         "{instance:?} {what} of {count} ({mix}): the call used {touched} B of stack, \
