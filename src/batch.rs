@@ -18,41 +18,7 @@
 //! temporary wiped. No allocation; the stack used is bounded (see
 //! [`seal`]) whatever the number of packets.
 //!
-//! ```
-//! use elephant_aead::batch::{self, Outcome, Packet};
-//! use elephant_aead::{Dumbo, Key, KeyInit, Nonce, Tag};
-//!
-//! let devices = [Dumbo::new(&Key::<Dumbo>::from([1; 16])), Dumbo::new(&Key::<Dumbo>::from([2; 16]))];
-//! let nonces = [Nonce::<Dumbo>::from([7; 12]), Nonce::<Dumbo>::from([8; 12])];
-//! let mut buffers = [*b"reading 21.5 C", *b"reading 19.0 C"];
-//! let mut tags = [Tag::<Dumbo>::default(); 2];
-//!
-//! // Seal both readings in one call (each tag borrowed mutably: written) ...
-//! let mut packets: Vec<Packet<'_, _>> = devices
-//!     .iter()
-//!     .zip(&nonces)
-//!     .zip(buffers.iter_mut().zip(tags.iter_mut()))
-//!     .map(|((cipher, nonce), (buffer, tag))| Packet::new(cipher, nonce, b"", buffer, tag))
-//!     .collect();
-//! assert_eq!(packets[0].outcome(), Outcome::Pending);
-//! batch::seal(&mut packets).expect("lengths within the limits");
-//! assert!(packets.iter().all(|packet| packet.outcome() == Outcome::Done));
-//! drop(packets);
-//!
-//! // ... and open them in another (each tag only read); a forged tag is
-//! // caught on its own.
-//! tags[1][0] ^= 1;
-//! let mut packets: Vec<Packet<'_, _, _>> = devices
-//!     .iter()
-//!     .zip(&nonces)
-//!     .zip(buffers.iter_mut().zip(&tags))
-//!     .map(|((cipher, nonce), (buffer, tag))| Packet::new(cipher, nonce, b"", buffer, tag))
-//!     .collect();
-//! assert!(batch::open(&mut packets).is_err());
-//! assert_eq!(packets[0].outcome(), Outcome::Done);
-//! assert_eq!(packets[1].outcome(), Outcome::Rejected);
-//! assert_eq!(packets[0].buffer(), b"reading 21.5 C");
-//! ```
+//! An example with a forged packet: [`open`].
 
 use crate::mode::lockstep::{Lockstep, MAX_PER_STAGE};
 use crate::mode::plan::{SMALL_WAVE, WAVE};
@@ -193,6 +159,45 @@ pub(crate) fn seal_packets<P: Permutation>(packets: &mut [Packet<'_, Elephant<P>
 /// [`outcome`](Packet::outcome) says which. A rejected packet's buffer is
 /// left exactly as it was (also one whose lengths are above the limits).
 /// Stack as for [`seal`].
+///
+/// Two readings sealed in one call, then opened in another with one tag
+/// forged:
+///
+/// ```
+/// use elephant_aead::batch::{self, Outcome, Packet};
+/// use elephant_aead::{Dumbo, Key, KeyInit, Nonce, Tag};
+///
+/// let devices = [Dumbo::new(&Key::<Dumbo>::from([1; 16])), Dumbo::new(&Key::<Dumbo>::from([2; 16]))];
+/// let nonces = [Nonce::<Dumbo>::from([7; 12]), Nonce::<Dumbo>::from([8; 12])];
+/// let mut buffers = [*b"reading 21.5 C", *b"reading 19.0 C"];
+/// let mut tags = [Tag::<Dumbo>::default(); 2];
+///
+/// // Seal both readings in one call (each tag borrowed mutably: written) ...
+/// let mut packets: Vec<Packet<'_, _>> = devices
+///     .iter()
+///     .zip(&nonces)
+///     .zip(buffers.iter_mut().zip(tags.iter_mut()))
+///     .map(|((cipher, nonce), (buffer, tag))| Packet::new(cipher, nonce, b"", buffer, tag))
+///     .collect();
+/// assert_eq!(packets[0].outcome(), Outcome::Pending);
+/// batch::seal(&mut packets).expect("lengths within the limits");
+/// assert!(packets.iter().all(|packet| packet.outcome() == Outcome::Done));
+/// drop(packets);
+///
+/// // ... and open them in another (each tag only read); a forged tag is
+/// // caught on its own.
+/// tags[1][0] ^= 1;
+/// let mut packets: Vec<Packet<'_, _, _>> = devices
+///     .iter()
+///     .zip(&nonces)
+///     .zip(buffers.iter_mut().zip(&tags))
+///     .map(|((cipher, nonce), (buffer, tag))| Packet::new(cipher, nonce, b"", buffer, tag))
+///     .collect();
+/// assert!(batch::open(&mut packets).is_err());
+/// assert_eq!(packets[0].outcome(), Outcome::Done);
+/// assert_eq!(packets[1].outcome(), Outcome::Rejected);
+/// assert_eq!(packets[0].buffer(), b"reading 21.5 C");
+/// ```
 pub fn open<P: Permutation, T: Borrow<Tag<Elephant<P>>>>(
     packets: &mut [Packet<'_, Elephant<P>, T>],
 ) -> Result<()> {

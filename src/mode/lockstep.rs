@@ -5,11 +5,11 @@
 //! every such packet: sealing is the keystream (with the term of the
 //! second block of `nonce ‖ associated data`, if any), then the
 //! ciphertext's tag terms, then the tag; opening is the tag terms, then the
-//! tag with the keystream. The general scheduler ([`super::schedule`]) works
-//! that out anew for every packet at every step (about half of a 16-byte
-//! packet's instructions went there); here a wave of packets goes through
-//! the stages one after the other, each stage one loop over the packets
-//! that fills one shared [`Run`], evaluated as one batch.
+//! tag with the keystream. The general scheduler ([`super::schedule`])
+//! works that out anew for every packet at every step (DESIGN.md, "The
+//! mode's block work"); here a wave of packets goes through the stages one
+//! after the other, each stage one loop over the packets that fills one
+//! shared [`Run`], evaluated as one batch.
 //!
 //! Between stages a packet keeps its mask stream and its tag sum, each in a
 //! [`Packed`] of four 64-bit words: XORs of whole packed blocks compile to a few
@@ -54,8 +54,9 @@ const WORD: usize = 8;
 /// permuted state), shifted and combined in registers, and written with
 /// word stores. As 32 bytes staged with narrower stores and read back at
 /// once, every packed block stalled the loads that read it (store-to-load
-/// forwarding fails when a load spans several stores): about half of the
-/// time spent outside the permutations, on a Zen 4 with the AVX2 kernels.
+/// forwarding fails when a load spans several stores), which took much of
+/// the time spent outside the permutations (DESIGN.md, "The mode's block
+/// work").
 /// The words are never indexed by a variable, which would put the packed block
 /// back in memory.
 #[derive(Clone, Copy, Default)]

@@ -158,9 +158,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     /// whose taps all lie before the step (at most the eight bytes of a
     /// word). Byte `j` of a step reads the bytes `j −` each tap's distance,
     /// so `j` must stay below the nearest tap's. All three step eight bytes
-    /// (16 KiB Delirium encryption 3–4 % faster than byte by byte; Jumbo's
-    /// three-byte steps, before its taps moved back, were 1 % slower than
-    /// bytes).
+    /// (against byte by byte: DESIGN.md, "The mode's block work").
     const STEP: usize = {
         let (nearest, _) = reach(P::FEEDBACK_BACK);
         assert!(nearest >= 1, "the taps lie before the byte");
@@ -180,8 +178,8 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
         let shift = oldest.saturating_sub(self.base);
         let kept = self.filled.saturating_sub(shift);
         // On 64-bit targets a `memmove`: the window is hundreds of bytes
-        // (16 KiB Dumbo 28.22 → 27.92 µs on a Zen 4 against a loop of
-        // eight-byte words). Firmware, whose window is a few blocks, keeps
+        // (against a loop of eight-byte words: DESIGN.md, "The mode's block
+        // work"). Firmware, whose window is a few blocks, keeps
         // a byte loop, which links no panic; it runs ascending, so it is
         // right where the bytes kept overlap their new place.
         debug_assert!(

@@ -37,8 +37,7 @@ use core::mem::ManuallyDrop;
 /// before the window slides (kept small: it is on the firmware's stack).
 /// Two more than [`window_for`] gives, a multiple of 4: the window then
 /// ends where the walk's tag sum starts, and LLVM zeroes both with one
-/// `memclr` call (60 instructions fewer for a 16-byte Delirium encryption
-/// on a Cortex-M33).
+/// `memclr` call instead of two (DESIGN.md, "Stack clearing").
 const WINDOW: usize = window_for(1) + 2;
 
 /// What a message's walk keeps from block to block.
@@ -48,8 +47,7 @@ const WINDOW: usize = window_for(1) + 2;
 /// the stack clearing after the call overwrites whole (`crate::scrub`,
 /// the one-block depths; checked by the firmware benchmark's scan of the
 /// dead stack for `L` and the masks). Wiping its masks, sum and state
-/// first cleared the same bytes twice: 141 of the 14,901 instructions of a
-/// 16-byte Delirium encryption on a Cortex-M33.
+/// first cleared the same bytes twice (DESIGN.md, "Stack clearing").
 struct Walk<P: Permutation> {
     masks: ManuallyDrop<MaskWindow<P, WINDOW>>,
     sum: ManuallyDrop<TagSum<P>>,
@@ -157,8 +155,8 @@ impl<P: Permutation> Walk<P> {
     }
 
     /// `P(T ⊕ L) ⊕ L`, truncated: the tag of the sum, permuted in the
-    /// sum's place (a copy into the state cost 45 instructions on a
-    /// Cortex-M4).
+    /// sum's place, not in a copy in the state (DESIGN.md, "Stack
+    /// clearing").
     #[inline(always)]
     fn tag(&mut self, expanded_key: &P::Block) -> TagOf<P> {
         let sum = self.sum.block_mut();

@@ -33,10 +33,10 @@ pub(super) fn padded_block_at<P: Permutation>(data: &[u8], start: usize) -> (&[u
 /// The running tag sum `T`, cleared on drop.
 ///
 /// Word-aligned, as is what follows it in a firmware walk: cores without
-/// unaligned loads (RV32IMC, ARMv6-M) then take its words whole (the
-/// walk's blocks one byte off cost 0.7 % of a 128-byte Delirium
-/// encryption on RV32IMC), and a block is zeroed by `__aeabi_memclr4`,
-/// not by the bytewise `__aeabi_memclr` at twice the count.
+/// unaligned loads (RV32IMC, ARMv6-M) then take its words whole
+/// (DESIGN.md, "Stack clearing"), and a block is zeroed by
+/// `__aeabi_memclr4`, not by the bytewise `__aeabi_memclr` at twice the
+/// count.
 #[repr(align(4))]
 pub(super) struct TagSum<P: Permutation> {
     sum: P::Block,

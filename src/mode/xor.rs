@@ -122,11 +122,10 @@ fn xor_sources_by_u32s<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u
 
 /// `dst ^= src & mask` over the shorter of the two (`mask` applied to
 /// every byte: the verdict's, or `u8::MAX`), four bytes at a time and the
-/// rest a byte at a time. On a Cortex-M4 a word takes 10 instructions
-/// where the byte loop took 6 a byte: this took 7 % off a 128-byte
-/// Delirium encryption and 3 % off Dumbo's, for 184 B of code. Inlined: as
-/// a function of its own, its frame added 8 B to Dumbo's peak stack (and
-/// a constant `mask` folds away).
+/// rest a byte at a time: on a Cortex-M4 fewer instructions than a byte
+/// loop, for a little code (DESIGN.md, "The mode's block work"). Inlined:
+/// as a function of its own, its frame added to Dumbo's peak stack (and a
+/// constant `mask` folds away).
 #[inline(always)]
 pub(super) fn xor_by_u32s(dst: &mut [u8], src: &[u8], mask: u8) {
     let word_mask = u32::from_ne_bytes([mask; 4]);
@@ -152,12 +151,12 @@ pub(super) fn copy_by_u32s(dst: &mut [u8], src: &[u8]) {
 /// `dst = word(dst, sources…)` over the shortest of them all, four bytes
 /// at a time, and `byte(dst, sources…)` for the last few: one pass where
 /// a block operation reads several blocks (the sequential walk fuses its
-/// mask and keystream XORs so; on a Cortex-M4 a pass costs about 7
-/// instructions a word plus its set-up, and a source 2 more). Up to four
-/// sources; `word` and `byte` get four, those past `K` repeating the first
-/// (their loads are dropped when unused, and a loop over `K` would not be
-/// unrolled at opt-level "s"). With `opaque`, each word step is hidden from
-/// LLVM's loop idioms (a copy would otherwise become a `memcpy` call).
+/// mask and keystream XORs so: DESIGN.md, "The mode's block work"). Up
+/// to four sources; `word` and `byte` get four, those past `K` repeating
+/// the first (their loads are dropped when unused, and a loop over `K`
+/// would not be unrolled at opt-level "s"). With `opaque`, each word step
+/// is hidden from LLVM's loop idioms (a copy would otherwise become a
+/// `memcpy` call).
 #[inline(always)]
 pub(super) fn zip_u32s<const K: usize>(
     dst: &mut [u8],
@@ -288,7 +287,7 @@ fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K],
 /// remain. Integers, not byte arrays: with byte arrays (and with two
 /// 16-byte halves that overlapped, as before), LLVM built the pieces of a
 /// mask and of the next mask one byte above it from shared loads, by bytes
-/// and shifts: about 90 instructions per 25-byte block.
+/// and shifts (DESIGN.md, "The mode's block work").
 #[inline(always)]
 fn xor_by_pieces<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K], mask: u8) {
     let len = dst.len();

@@ -7,14 +7,11 @@
 //!
 //! Every block is written by one masked store. A masked store's 32 bytes
 //! of addresses span the next block's first bytes, and a load of them
-//! that comes after it in program order waits until it is written (a
-//! 16 KiB Delirium message took 14.4 µs against 12.4 µs that way on a Zen
-//! 4). So the keystream loop, which reads each block of the message before
-//! it writes it, stores a block only after it has loaded the next one.
-//! Before that, it stored exactly the block's bytes in pieces of 16, 8, 4,
-//! 2 and 1 bytes, about twice the instructions: with the delayed masked
-//! store, 16 KiB Dumbo 28.99 → 28.32 µs, Jumbo 28.94 → 28.40 µs and
-//! Delirium 12.13 → 11.86 µs (minimum of six alternating runs).
+//! that comes after it in program order waits until it is written. So the
+//! keystream loop, which reads each block of the message before it writes
+//! it, stores a block only after it has loaded the next one (rather than
+//! store exactly the block's bytes in pieces: DESIGN.md, "The mode's block
+//! work").
 //!
 //! Every access covers only the bytes of its slice (a load's mask is the
 //! slice's length), so nothing outside the run's states, the blocks, the

@@ -112,11 +112,11 @@ impl Word for Lanes16 {
 ///
 /// θ's five parities, then each D\[x\] in turn applied to its column, in
 /// the order x = 0, 2, 4, 1, 3 that frees a parity after each D but the
-/// first (176 instructions a round against 180 for 0, 1, 2, 3, 4); then ρ
-/// and π row by row of the output, each row's χ as soon as its five lanes
-/// are rotated. ι (the
-/// previous round's constant on lane (0, 0)) comes first, where nothing
-/// else is live, not after χ, where the constant's vector would be.
+/// first (fewer spills than 0, 1, 2, 3, 4: DESIGN.md, "Lockstep packets on
+/// aarch64"); then ρ and π row by row of the output, each row's χ as soon
+/// as its five lanes are rotated. ι (the previous round's constant on
+/// lane (0, 0)) comes first, where nothing else is live, not after χ,
+/// where the constant's vector would be.
 #[inline(always)]
 fn round(state: [Lanes16; 25], previous_constant: Lanes16) -> [Lanes16; 25] {
     let [
@@ -202,9 +202,9 @@ fn chi([b0, b1, b2, b3, b4]: [Lanes16; 5]) -> [Lanes16; 5] {
 }
 
 /// The 18 rounds of Keccak-f\[200\], three a loop step (fewer moves where
-/// the loop carries the lanes back: with the columns in order, 180
-/// instructions a round against 183 one a step, 181 six); each round's ι
-/// is applied at the start of the next one, the last after the loop.
+/// the loop carries the lanes back than one, two or six a step: DESIGN.md,
+/// "Lockstep packets on aarch64"); each round's ι is applied at the start
+/// of the next one, the last after the loop.
 #[inline(always)]
 fn rounds(mut state: [Lanes16; 25]) -> [Lanes16; 25] {
     let mut previous = 0;

@@ -21,10 +21,7 @@
 //! `unsafe` here is the intrinsics and one reinterpretation of the words
 //! as `u64` rows: the entry points take the [`Avx512Vbmi`] token, which
 //! only run-time detection of AVX-512F, AVX-512VL, AVX-512BW, AVX-512 VBMI,
-//! GFNI and AVX2 gives.
-//!
-//! Built only by Rust 1.89 or newer, which has these intrinsics (`build.rs`
-//! sets `elephant_avx512`).
+//! GFNI and AVX2 gives. Built by Rust 1.89 or newer (`elephant_avx512`).
 //!
 //! Why this form, what else was measured, and the round constants and
 //! transposes in detail: DESIGN.md, "Spongent-π on AVX-512" and "Kernel
@@ -40,9 +37,8 @@
 /// `[e(0), e(1), e(2)]` for `$k => e($k)`, written out: the arrays of
 /// vectors on the way in and out are built this way, not zeroed and then
 /// filled in a loop (LLVM kept the zeroing, `memset`s of 1.3–1.5 KiB a
-/// chunk: without them 16 KiB Dumbo 31.3 → 30.9 µs, Jumbo 31.6 → 30.7 µs
-/// on a Zen 4), nor through a closure (`core::array::from_fn`), whose body
-/// did not inline the intrinsics (3× slower).
+/// chunk), nor through a closure (`core::array::from_fn`), whose body did
+/// not inline the intrinsics (DESIGN.md, "Spongent-π on AVX-512").
 macro_rules! each_of_three {
     ($k:ident => $e:expr) => {
         [
@@ -588,8 +584,8 @@ unsafe fn store_to(to: &mut [MaybeUninit<u64>; 8], vector: __m512i) {
 /// chunk of 64 blocks as its column vectors ([`blocks_to_columns`]),
 /// parked in `scratch`; then for each column, `vpermt2b`s from pairs of
 /// chunks build its eight words (state `64l + s` of a chunk at position
-/// `8l + g` of a word, `g = s / 8`). Both arrays come in unwritten (their
-/// zeroing cost 5 % of a call) and leave written whole: the parked columns
+/// `8l + g` of a word, `g = s / 8`). Both arrays come in unwritten (no
+/// `memset` first: DESIGN.md) and leave written whole: the parked columns
 /// of the `W::STATES / 64` chunks are exactly `BITS` words, as are the
 /// eight words of each of the `BYTES` columns, and each loop below walks
 /// its destination, not its source.
@@ -731,8 +727,8 @@ unsafe fn permute_sliced<W: Slice, const BYTES: usize, const BITS: usize, const 
     // SAFETY: as above.
     unsafe { words_to_blocks(state, blocks) };
     // The words are left to the stack clearing after the call that holds
-    // secrets (`crate::scrub`): wiping them here cost 1.8 % of a 16 KiB
-    // Dumbo or Jumbo encryption.
+    // secrets (`crate::scrub`): wiping them here too would clear the same
+    // bytes twice (DESIGN.md, "Spongent-π on AVX-512").
 }
 
 /// Defines an unsafe kernel entry for one permutation and word width.

@@ -1,8 +1,7 @@
 //! Spongent-π on one state in NEON vectors: the single-state tier on
-//! aarch64 (short messages and every tag).
-//!
-//! The state sits in natural byte order in two vectors (bytes 0–15, then
-//! the 4 or 6 bytes past them, the rest zero). A round
+//! aarch64 (short messages and every tag). The state sits in natural byte
+//! order in two vectors (bytes 0–15, then the 4 or 6 bytes past them, the
+//! rest zero). A round
 //!
 //! 1. XORs in the round constant (one table row: the counter, its
 //!    reversal, and the complement below);
@@ -26,10 +25,9 @@
 //! state is complemented so once before the first round and once after the
 //! last.
 //!
-//! Every `tbl` index and shift is a constant and nothing branches on the
-//! state, so the time taken does not depend on it. NEON is part of every
-//! aarch64 target this is built for (`target_feature = "neon"`), so no
-//! run-time detection guards it.
+//! Constant time: every `tbl` index and shift is a constant, and nothing
+//! branches on the state. NEON is baseline on every aarch64 target this
+//! is built for (`target_feature = "neon"`): no run-time detection.
 
 use super::super::sbox::sbox_plain;
 use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};

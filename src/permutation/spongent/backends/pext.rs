@@ -16,13 +16,11 @@
 //! (the constant words below include `FLIP`), and the planes are
 //! complemented so once before the first round and once after the last.
 //!
-//! Measured on a Zen 4 (minimum of 2,000 calls): 0.56 µs a
-//! Spongent-π\[160\] (0.63 µs a \[176\]) against 1.25 µs (1.42 µs) for
-//! [`soft32`](super::soft32); llvm-mca puts a round at 27 cycles, the
-//! chain through the S-box and `pext` (the tiers: `ONE_STATE_MAX_PEXT_160`
-//! in the dispatcher). `pext` is microcoded and slow on AMD cores before
-//! Zen 3, so the token is had only where it is fast ([`FastPext`]: Intel,
-//! AMD from Zen 3).
+//! It beats [`soft32`](super::soft32), and up to `ONE_STATE_MAX_PEXT_160`
+//! blocks the batch kernels (figures: DESIGN.md, "Tier thresholds"); a
+//! round is one dependency chain through the S-box and `pext`. `pext` is
+//! microcoded and slow on AMD cores before Zen 3, so the token is had only
+//! where it is fast ([`FastPext`]: Intel, AMD from Zen 3).
 //!
 //! Nothing branches on or indexes by the state. `unsafe` here is the
 //! `pext`/`pdep` intrinsics, reached only through the [`FastPext`] token.

@@ -154,10 +154,10 @@ fn round_176(words: &mut [u32; 6], counter: u8, reversed: u8) {
 /// the high parts of the four planes: bit `4m + t` of nibble `32 + m` goes
 /// to bit `16·t1 + m` of word `t0`. As index bits, (word `w`, bit
 /// `m2 m1 m0 t1 t0`) become (word `t0`, bit `t1 w m2 m1 m0`): five swaps of
-/// the word bit with a bit-index bit, 4 instructions each for both words,
-/// cheaper than any sequence with swaps inside the words (4 per word each;
-/// the one that moves bit 4 needs a mask Thumb-2 cannot take as an
-/// immediate).
+/// the word bit with a bit-index bit, which treat both words at once and
+/// beat any sequence with swaps inside the words (those treat one word
+/// each, and the one that moves bit 4 needs a mask Thumb-2 cannot take as
+/// an immediate; DESIGN.md, "Spongent-π\[176\] on 32-bit cores").
 #[inline(always)]
 fn high_planes_176(mut w4: u32, mut w5: u32) -> [u32; 2] {
     // The word bit holds, in turn: w, m1, t1, m2, m0, t0.
