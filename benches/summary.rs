@@ -7,7 +7,7 @@
 //! instance and one call per packet for the others, per packet against
 //! ChaCha20-Poly1305 and Ascon-AEAD128.
 //!
-//! Run with `cargo bench --bench summary` (about 10 s after the build).
+//! Run with `cargo bench --bench summary` (a few seconds after the build).
 //!
 //! Method: for each message size, rounds in which every cipher in turn
 //! times a few runs of enough calls to last about half a millisecond and

@@ -1,18 +1,6 @@
 #![cfg_attr(not(test), no_std)]
-// The front page is the README, so that the repository, crates.io and
-// docs.rs say the same thing. Its examples are complete programs that
-// rustdoc tests; they use the default features (`Aead` needs `alloc`,
-// `Generate` needs `getrandom`), so without those a short page stands in.
-#![cfg_attr(
-    all(feature = "alloc", feature = "getrandom"),
-    doc = include_str!("../README.md")
-)]
-#![cfg_attr(
-    not(all(feature = "alloc", feature = "getrandom")),
-    doc = "Elephant v2 authenticated encryption (Dumbo, Jumbo, Delirium) on the \
-           RustCrypto `aead` traits. The full front page, with its examples, is \
-           built with the default features `alloc` and `getrandom`."
-)]
+//! Elephant v2 authenticated encryption (Dumbo, Jumbo, Delirium) on the
+//! RustCrypto `aead` traits: the API at a glance, then the README.
 //!
 //! ## The API at a glance
 //!
@@ -34,6 +22,20 @@
 //! - The traits and sizes re-exported from `aead`, as chacha20poly1305 does:
 //!   [`AeadCore`], [`AeadInOut`], [`KeyInit`], [`KeySizeUser`], [`consts`],
 //!   and the crate itself as [`aead`].
+//!
+// Then the README, so that the repository, crates.io and docs.rs say the
+// same thing. Its examples are complete programs that rustdoc tests; they
+// use the default features (`Aead` needs `alloc`, `Generate` needs
+// `getrandom`), so without those a short note stands in.
+#![cfg_attr(
+    all(feature = "alloc", feature = "getrandom"),
+    doc = include_str!("../README.md")
+)]
+#![cfg_attr(
+    not(all(feature = "alloc", feature = "getrandom")),
+    doc = "The README, with its examples, is the rest of this page in builds \
+           with the default features `alloc` and `getrandom`."
+)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // The project's lint policy, in one place. The library must not panic on
 // any input: no unwrap, no unchecked indexing or arithmetic. Where an

@@ -276,6 +276,52 @@ fn readme_figures_come_from_the_data() {
     }
     assert_quotes("README.md", README, &row);
 
+    // What the bullets say of the footprints: Dumbo under Delirium in code
+    // and stack, Jumbo within 5 % of Dumbo in both (either may be smaller).
+    let code = |instance| number(size, instance, "own code (B)");
+    let stack = |instance| number(size, instance, "worst-case stack (B)");
+    assert!(
+        code("Dumbo") < code("Delirium") && stack("Dumbo") < stack("Delirium"),
+        "Dumbo no longer takes less code and stack than Delirium: reword the README"
+    );
+    assert_quotes(
+        "README.md",
+        README,
+        "**Dumbo**, the designers' primary member, takes less code and stack than Delirium",
+    );
+    let close = |a: f64, b: f64| (a / b - 1.0).abs() < 0.05;
+    assert!(
+        close(code("Jumbo"), code("Dumbo")) && close(stack("Jumbo"), stack("Dumbo")),
+        "Jumbo's footprint is no longer about Dumbo's: reword the README"
+    );
+    assert_quotes(
+        "README.md",
+        README,
+        "about the same code and stack as Dumbo, and is slower on every platform above",
+    );
+    // ... and that Jumbo is slower than Dumbo in every timed and counted row.
+    for name in [
+        "x86-64-avx512",
+        "x86-64-avx2",
+        "x86-64-avx2-zen3",
+        "x86-64-portable",
+    ] {
+        let timed = table(&tables, name);
+        let ns = |instance| timed.ns(instance, 1500).unwrap_or_else(|| panic!("{name}"));
+        assert!(
+            ns("Jumbo") > ns("Dumbo"),
+            "{name}: Jumbo is not slower than Dumbo"
+        );
+    }
+    for core in FIRMWARE_CORES {
+        let core = table(&tables, core);
+        assert!(
+            whole(core, "Jumbo", "enc 128 B") > whole(core, "Dumbo", "enc 128 B"),
+            "{}: Jumbo is not slower than Dumbo",
+            core.name
+        );
+    }
+
     // Delirium against Dumbo on a Cortex-M4.
     let ratios: Vec<f64> = ["enc 16 B", "enc 128 B", "enc 1500 B"]
         .into_iter()
