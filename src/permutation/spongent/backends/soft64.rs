@@ -334,7 +334,7 @@ mod tests {
             u64::from_le_bytes(row)
         }
         fn all<const BYTES: usize>() {
-            let block: [u8; BYTES] = core::array::from_fn(|i| 0xa0 ^ i as u8);
+            let block: [u8; BYTES] = core::array::from_fn(|i| 0xa0 ^ u8::try_from(i).unwrap());
             let rows = [
                 read_row::<0, BYTES>(&block),
                 read_row::<1, BYTES>(&block),
