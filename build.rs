@@ -1,11 +1,14 @@
 //! Names the build variants once, so that the sources test a name instead
 //! of spelling out the target and the compiler each time:
 //!
-//! - `elephant_batch`: targets with 64-bit words. The batch kernels are
-//!   built (portable ones in `u64` words, and the SIMD ones below), and the
-//!   mode hands them runs of blocks. Without it, the one-block firmware
-//!   mode: the mode permutes one block at a time (`mode::sequential`) with
-//!   the one-state kernels only, and code size comes first.
+//! - `elephant_batch`: targets with 64-bit words: the 64-bit targets, and
+//!   wasm32, whose pointers are 32-bit but whose integers are 64-bit (the
+//!   batch mode is several times as fast there: DESIGN.md, "WebAssembly").
+//!   The batch kernels are built (portable ones in `u64` words, and the
+//!   SIMD ones below), and the mode hands them runs of blocks. Without it,
+//!   the one-block firmware mode: the mode permutes one block at a time
+//!   (`mode::sequential`) with the one-state kernels only, and code size
+//!   comes first.
 //! - `elephant_x86`: the x86-64 SIMD tiers (AVX2, BMI2 `pext`), chosen at
 //!   run time by `permutation::cpu`.
 //! - `elephant_avx512`: the AVX-512 tiers too; their intrinsics are stable
@@ -57,7 +60,7 @@ fn main() {
     };
     set(
         "elephant_batch",
-        target("CARGO_CFG_TARGET_POINTER_WIDTH") == "64",
+        target("CARGO_CFG_TARGET_POINTER_WIDTH") == "64" || arch == "wasm32",
     );
     let x86 = simd && arch == "x86_64";
     set("elephant_x86", x86);
