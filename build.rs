@@ -26,7 +26,9 @@
 //!   feature.
 //!
 //! `--cfg elephant_force_soft` (the user's switch) turns every SIMD name
-//! off: only the portable kernels are built.
+//! off: only the portable kernels are built. `--cfg elephant_one_block`
+//! (another, for wasm32 only) keeps `elephant_batch` off there: the
+//! one-block mode's much smaller code, for a slower cipher.
 
 use std::env;
 use std::process::Command;
@@ -41,9 +43,13 @@ const NAMES: [&str; 6] = [
     "elephant_pkh",
 ];
 
-/// The names a user or a tool sets with `--cfg`: the portable switch, and
-/// the tier benchmarks' access to every kernel.
-const USER_NAMES: [&str; 2] = ["elephant_force_soft", "elephant_bench_tiers"];
+/// The names a user or a tool sets with `--cfg`: the portable switch, the
+/// one-block switch, and the tier benchmarks' access to every kernel.
+const USER_NAMES: [&str; 3] = [
+    "elephant_force_soft",
+    "elephant_one_block",
+    "elephant_bench_tiers",
+];
 
 fn main() {
     for name in NAMES.iter().chain(&USER_NAMES) {
@@ -58,9 +64,10 @@ fn main() {
             println!("cargo::rustc-cfg={name}");
         }
     };
+    let one_block = env::var_os("CARGO_CFG_ELEPHANT_ONE_BLOCK").is_some();
     set(
         "elephant_batch",
-        target("CARGO_CFG_TARGET_POINTER_WIDTH") == "64" || arch == "wasm32",
+        target("CARGO_CFG_TARGET_POINTER_WIDTH") == "64" || (arch == "wasm32" && !one_block),
     );
     let x86 = simd && arch == "x86_64";
     set("elephant_x86", x86);
