@@ -1,11 +1,14 @@
 //! Names the build variants once, so that the sources test a name instead
 //! of spelling out the target and the compiler each time:
 //!
-//! - `elephant_batch`: targets with 64-bit words. The batch kernels are
-//!   built (portable ones in `u64` words, and the SIMD ones below), and the
-//!   mode hands them runs of blocks. Without it, the one-block firmware
-//!   mode: the mode permutes one block at a time (`mode::sequential`) with
-//!   the one-state kernels only, and code size comes first.
+//! - `elephant_batch`: targets with 64-bit words: the 64-bit targets, and
+//!   wasm32, whose pointers are 32-bit but whose integers are 64-bit (the
+//!   batch mode is several times as fast there: DESIGN.md, "WebAssembly").
+//!   The batch kernels are built (portable ones in `u64` words, and the
+//!   SIMD ones below), and the mode hands them runs of blocks. Without it,
+//!   the one-block firmware mode: the mode permutes one block at a time
+//!   (`mode::sequential`) with the one-state kernels only, and code size
+//!   comes first.
 //! - `elephant_x86`: the x86-64 SIMD tiers (AVX2, BMI2 `pext`), chosen at
 //!   run time by `permutation::cpu`.
 //! - `elephant_avx512`: the AVX-512 tiers too; their intrinsics are stable
@@ -23,7 +26,9 @@
 //!   feature.
 //!
 //! `--cfg elephant_force_soft` (the user's switch) turns every SIMD name
-//! off: only the portable kernels are built.
+//! off: only the portable kernels are built. `--cfg elephant_one_block`
+//! (another, for wasm32 only) keeps `elephant_batch` off there: the
+//! one-block mode's much smaller code, for a slower cipher.
 
 use std::env;
 use std::process::Command;
@@ -38,9 +43,13 @@ const NAMES: [&str; 6] = [
     "elephant_pkh",
 ];
 
-/// The names a user or a tool sets with `--cfg`: the portable switch, and
-/// the tier benchmarks' access to every kernel.
-const USER_NAMES: [&str; 2] = ["elephant_force_soft", "elephant_bench_tiers"];
+/// The names a user or a tool sets with `--cfg`: the portable switch, the
+/// one-block switch, and the tier benchmarks' access to every kernel.
+const USER_NAMES: [&str; 3] = [
+    "elephant_force_soft",
+    "elephant_one_block",
+    "elephant_bench_tiers",
+];
 
 fn main() {
     for name in NAMES.iter().chain(&USER_NAMES) {
@@ -55,9 +64,10 @@ fn main() {
             println!("cargo::rustc-cfg={name}");
         }
     };
+    let one_block = env::var_os("CARGO_CFG_ELEPHANT_ONE_BLOCK").is_some();
     set(
         "elephant_batch",
-        target("CARGO_CFG_TARGET_POINTER_WIDTH") == "64",
+        target("CARGO_CFG_TARGET_POINTER_WIDTH") == "64" || (arch == "wasm32" && !one_block),
     );
     let x86 = simd && arch == "x86_64";
     set("elephant_x86", x86);

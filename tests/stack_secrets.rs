@@ -18,15 +18,16 @@
 //! two passes) of every instance and every way in and out of a call.
 //!
 //! Its own binary (one process, one test): nothing else runs on this thread
-//! between the paint and the read. x86-64 and aarch64 only (the read is
-//! `asm!`); elsewhere the test says so and passes.
+//! between the paint and the read. x86-64 and aarch64 (the read is `asm!`)
+//! and WASI (wasm32's stack in linear memory, read through the host);
+//! elsewhere the test says so and passes.
 
 // As in the library: each `unsafe` block states its safety argument.
 #![deny(clippy::undocumented_unsafe_blocks)]
-// Elsewhere than x86-64 and aarch64 only the placeholder test at the end is built, so
-// the probe's imports and constants are unused there.
+// Elsewhere than x86-64, aarch64 and WASI only the placeholder test at the end is
+// built, so the probe's imports and constants are unused there.
 #![cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(any(target_arch = "x86_64", target_arch = "aarch64", target_os = "wasi")),
     allow(unused_imports, dead_code)
 )]
 
@@ -141,10 +142,57 @@ fn read_back(out: &mut [u8]) {
     black_box(&region);
 }
 
+/// [`read_back`] on WASI (wasm32, whose stack is in linear memory): no
+/// `asm!` there, so the region's address goes to the host, which copies
+/// the bytes it holds: [`copy_through_host`].
+#[cfg(target_os = "wasi")]
+#[inline(never)]
+fn read_back(out: &mut [u8]) {
+    assert_eq!(out.len(), REGION);
+    let region = MaybeUninit::<[u8; REGION]>::uninit();
+    copy_through_host(region.as_ptr().cast::<u8>(), out);
+    black_box(&region);
+}
+
+/// Copies `out.len()` bytes from `from` into `out` through a scratch file:
+/// wasi-libc's `write` hands the address to the host's `fd_write`, which
+/// reads linear memory there, and the file is read back into `out`. To the
+/// compiler `from` only goes to a foreign function, as in the `asm!` of the
+/// other targets. Its own frame, below [`read_back`]'s array.
+#[cfg(target_os = "wasi")]
+#[inline(never)]
+fn copy_through_host(from: *const u8, out: &mut [u8]) {
+    use std::io::{Read, Seek, SeekFrom};
+    use std::os::fd::AsRawFd;
+    unsafe extern "C" {
+        /// POSIX `write`, from wasi-libc.
+        fn write(fd: i32, buf: *const u8, count: usize) -> isize;
+    }
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("stack_secrets.bin");
+    let mut file = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut written = 0;
+    while written < out.len() {
+        // SAFETY: `from + written .. from + out.len()` lies in the caller's
+        // array (`out.len()` = `REGION` bytes, valid for reads at the
+        // machine level: linear memory); `write` only reads it.
+        let count = unsafe { write(file.as_raw_fd(), from.add(written), out.len() - written) };
+        assert!(count > 0, "write to {} failed", path.display());
+        written += count as usize;
+    }
+    file.seek(SeekFrom::Start(0)).unwrap();
+    file.read_exact(out).unwrap();
+}
+
 /// One probe: paint the region with `byte`, run `call`, read the region
 /// back into `out`. All three are called from this frame, so they start at
 /// the same stack pointer.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", target_os = "wasi"))]
 #[inline(never)]
 fn probe(byte: u8, out: &mut [u8], call: &mut dyn FnMut()) {
     paint(byte);
@@ -329,7 +377,7 @@ fn depth(region: &[u8], byte: u8) -> usize {
 
 /// Runs every call kind and length for one instance; returns the number of
 /// cases and the lines describing every hit.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", target_os = "wasi"))]
 fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usize, Vec<String>) {
     let mut region = vec![0u8; REGION];
     let mut cases = 0;
@@ -507,7 +555,7 @@ const ALL_LOCKSTEP: [usize; 3] = [16, 0, 30];
 /// `lengths`: how deep they go, and what they leave. The secrets searched:
 /// every packet's `L`, and all the secrets of the first few packets; for
 /// opening, also the plaintext of the rejected ones.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", target_os = "wasi"))]
 fn check_batches<P: Permutation>(
     instance: Instance,
     count: usize,
@@ -670,7 +718,7 @@ type Probe<'a> = (&'static str, Box<dyn FnMut() + 'a>);
 /// `L`). `KeyInit::new` and `new_from_slice` are probed both where the
 /// compiler may inline them and through function pointers, which makes it
 /// call their out-of-line copies; returns the cases run and the findings.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", target_os = "wasi"))]
 fn report_key_setup<C: KeyInit + Clone>(instance: Instance, seed: u64) -> (usize, Vec<String>) {
     let mut region = vec![0u8; REGION];
     let mut lines = Vec::new();
@@ -753,7 +801,7 @@ fn report_key_setup<C: KeyInit + Clone>(instance: Instance, seed: u64) -> (usize
     (cases, lines)
 }
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", target_os = "wasi"))]
 #[test]
 fn no_secret_is_left_in_dead_stack() {
     let mut cases = 0;
@@ -819,8 +867,8 @@ fn no_secret_is_left_in_dead_stack() {
     );
 }
 
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_os = "wasi")))]
 #[test]
 fn no_secret_is_left_in_dead_stack() {
-    println!("stack secrets: not probed on this architecture (x86-64 only)");
+    println!("stack secrets: not probed on this architecture (x86-64, aarch64 and WASI only)");
 }

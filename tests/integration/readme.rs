@@ -365,6 +365,29 @@ fn readme_figures_come_from_the_data() {
     ] {
         assert_quotes("README.md", README, &figure);
     }
+
+    // WebAssembly: `simd128` halves Spongent's time on long messages.
+    let plain = table(&tables, "wasm32");
+    let simd = table(&tables, "wasm32-simd128");
+    for instance in ["Dumbo", "Jumbo"] {
+        for bytes in [1500, 16384] {
+            let ns = |t: &Table| {
+                t.ns(instance, bytes)
+                    .unwrap_or_else(|| panic!("{}: no {instance} at {bytes} B", t.name))
+            };
+            let share = ns(simd) / ns(plain);
+            assert!(
+                (0.45..=0.55).contains(&share),
+                "README.md says simd128 halves {instance}'s time; the data gives \
+                 {share:.2} of it at {bytes} B"
+            );
+        }
+    }
+    assert_quotes(
+        "README.md",
+        README,
+        "halves Dumbo's and Jumbo's time on long messages",
+    );
 }
 
 /// The most stack a multi-message call clears (and so may use), in KiB.

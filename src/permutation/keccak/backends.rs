@@ -3,11 +3,13 @@
 //!
 //! Tiers, by the number of blocks in the batch (crossovers measured with the
 //! `permutation/Keccak-f[200] batch` benchmark):
-//! - one state at a time: on 32-bit targets (firmware) the only backend,
+//! - one state at a time: on 32-bit targets but wasm32 (firmware) the only backend,
 //!   `soft32`, scheduled for Thumb-2, or on cores without an operand
 //!   barrel shifter (RV32, ARMv6-M) `soft32_registers`; on 64-bit targets
-//!   the shared round on lanes repeated in `u32` words ([`soft64`]);
-//! - eight states byte-sliced in `u64` words ([`soft64`]), on 64-bit targets;
+//!   and wasm32 the shared round on lanes repeated in `u32` words
+//!   ([`soft64`]);
+//! - eight states byte-sliced in `u64` words ([`soft64`]), on 64-bit
+//!   targets and wasm32 (`elephant_batch`);
 //! - 32 states byte-sliced in AVX2 vectors (`avx2`), on x86-64
 //!   CPUs that have AVX2 (detected at run time);
 //! - on x86-64 CPUs that have AVX-512F, AVX-512VL, GFNI and AVX2 (detected

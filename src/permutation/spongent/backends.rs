@@ -3,11 +3,13 @@
 //!
 //! Tiers, chosen by the number of blocks (a public length):
 //! - one state in 32-bit words (`soft32`): every target, and the only
-//!   backend on 32-bit targets (firmware), where it is also the smallest;
+//!   backend on 32-bit targets but wasm32 (firmware), where it is also
+//!   the smallest;
 //! - one state in four bit planes with BMI2 `pext` (`pext`), when the CPU
 //!   has a fast `pext` (Intel; AMD from Zen 3): up to 7 or 8 blocks, and
 //!   for the single permutations of every call (the tag, short messages);
-//! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets;
+//! - 64 states bitsliced in `u64` words ([`soft64`]), on 64-bit targets
+//!   and wasm32 (`elephant_batch`);
 //! - 256 states bitsliced in AVX2 words (`avx2`), when the CPU has AVX2;
 //!   for 5–128 blocks, calls of 64 states with the state's quarters in the
 //!   lanes of AVX2 words (`avx2::medium`), where the CPU lacks the AVX-512
