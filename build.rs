@@ -29,6 +29,8 @@
 //! off: only the portable kernels are built. `--cfg elephant_one_block`
 //! (another, for wasm32 only) keeps `elephant_batch` off there: the
 //! one-block mode's much smaller code, for a slower cipher.
+//! `--cfg elephant_no_avx512` leaves the AVX-512 tiers out, so that a
+//! machine with AVX-512 tests and measures what an AVX2-only CPU runs.
 
 use std::env;
 use std::process::Command;
@@ -44,11 +46,13 @@ const NAMES: [&str; 6] = [
 ];
 
 /// The names a user or a tool sets with `--cfg`: the portable switch, the
-/// one-block switch, and the tier benchmarks' access to every kernel.
-const USER_NAMES: [&str; 3] = [
+/// one-block switch, the tier benchmarks' access to every kernel, and the
+/// AVX2-only CPU's tiers on one with AVX-512 (for tests and benchmarks).
+const USER_NAMES: [&str; 4] = [
     "elephant_force_soft",
     "elephant_one_block",
     "elephant_bench_tiers",
+    "elephant_no_avx512",
 ];
 
 fn main() {
@@ -71,7 +75,8 @@ fn main() {
     );
     let x86 = simd && arch == "x86_64";
     set("elephant_x86", x86);
-    set("elephant_avx512", x86 && rustc_minor() >= 89);
+    let avx512 = env::var_os("CARGO_CFG_ELEPHANT_NO_AVX512").is_none();
+    set("elephant_avx512", x86 && avx512 && rustc_minor() >= 89);
     let neon = target("CARGO_CFG_TARGET_FEATURE")
         .split(',')
         .any(|feature| feature == "neon");

@@ -254,35 +254,18 @@ fn run_all<P: Permutation, T>(
     packets: &mut [Packet<'_, Elephant<P>, T>],
     slot: for<'p> fn(&'p mut T) -> TagSlot<'p, P>,
 ) -> (u8, bool) {
-    let count = packets.len();
-    let (mut short, mut blocks) = (0usize, 0usize);
-    for packet in packets.iter() {
-        if in_lockstep(packet) {
-            short = short.saturating_add(1);
-        } else {
-            // Its blocks, keystream and tag terms (public lengths).
-            let (associated_data, buffer) = packet.lengths();
-            let bytes = buffer.saturating_add(associated_data);
-            let packet_blocks = bytes
-                .div_ceil(P::BLOCK_SIZE)
-                .saturating_mul(2)
-                .saturating_add(2);
-            blocks = blocks.saturating_add(packet_blocks);
-        }
-    }
-    let general = count.saturating_sub(short);
-    let plan = BatchPlan::new(count, general, blocks);
+    let plan = BatchPlan::for_lengths::<P>(packets.iter().map(Packet::lengths));
     let mut lengths_ok = true;
     let work = || {
         let mut accept = 0xff;
-        if short > 0 {
+        if plan.lockstep > 0 {
             let messages = packets
                 .iter_mut()
                 .filter(|packet| in_lockstep(packet))
                 .map(|packet| message(packet, slot));
             accept &= lockstep(plan.small_waves, messages);
         }
-        if general > 0 {
+        if plan.general > 0 {
             let messages = packets
                 .iter_mut()
                 .filter(|packet| !in_lockstep(packet))

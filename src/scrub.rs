@@ -9,12 +9,18 @@
 //! a depth that covers what that work was measured to use (as libsodium's
 //! `sodium_stackzero` does).
 //!
-//! The depths are measured, not proven: `tests/stack_secrets.rs` prints the
-//! depth of every case it probes (`depth:` lines, the calls and its own
-//! small closure frame) and checks that no secret is left afterwards; the
-//! bounds ([`depth`]) are those depths with some margin. Which one a call
+//! The depths are measured, not proven, and a user's build is not ours:
+//! inlining and spills differ with codegen units, LTO and the opt-level.
+//! So each depth ([`depth`]) is the deepest that `tests/stack_secrets.rs`
+//! measured for its kind of call under every release profile a user may
+//! set (`bash .ci/stack-probe all`: cargo's defaults, one codegen unit
+//! with and without fat or thin LTO, opt-levels 1, 2 and "s", target-cpu
+//! x86-64-v3, aarch64; AVX-512 and AVX2-only CPUs), with at least 15 %
+//! margin; CI runs the probe under several of them, and it fails where a
+//! call goes deeper than the depth cleared after it. Which depth a call
 //! takes is the plan's (`mode::plan`), from public lengths only, and so is
-//! the time the clearing takes.
+//! the time the clearing takes. The measured depths: DESIGN.md, "Stack
+//! clearing".
 
 use crate::permutation::Instance;
 use core::hint::black_box;
@@ -25,60 +31,69 @@ use zeroize::Zeroize;
 /// `mode::plan`, picks the kind; `tests/stack_secrets.rs` checks them).
 #[doc(hidden)]
 pub mod depth {
-    /// After a call whose blocks fit in the mode's short run (measured at
-    /// most 4.5 KiB, Dumbo and Jumbo, with the 64-state portable Spongent
-    /// kernel).
+    use crate::mode::plan::{BatchPlan, Plan};
+    use crate::permutation::Permutation;
+
+    /// After a call whose blocks fit in the mode's short run, Dumbo or
+    /// Jumbo.
     pub const SHORT_CALL: usize = 6 * 1024;
 
-    /// [`SHORT_CALL`] for a Dumbo or Jumbo call whose runs can hold 4
-    /// blocks or more (message and AD of 2 blocks or more) on a CPU with a
-    /// 64-state Spongent-π kernel (AVX-512 for Dumbo, AVX2 for both where
-    /// the CPU lacks AVX-512), which takes such runs (measured at most
-    /// 6.4 KiB with AVX-512, 7.5 KiB with AVX2).
-    pub const SHORT_CALL_LANES: usize = 8 * 1024;
+    /// [`SHORT_CALL`] where the call's runs can hold 4 blocks or more
+    /// (message and AD of 2 blocks or more) on a CPU with a 64-state
+    /// Spongent-π kernel, which takes such runs.
+    pub const SHORT_CALL_LANES: usize = 14 * 1024;
 
-    /// [`SHORT_CALL`] for Delirium, whose short calls go less deep
-    /// (measured at most 2.2 KiB, default and portable builds): clearing
-    /// is about half of what such a call costs otherwise.
-    pub const SHORT_CALL_KECCAK: usize = 3 * 1024;
-
-    /// [`SHORT_CALL_KECCAK`] on aarch64, where a short run of five blocks
-    /// or more takes the 16-state NEON kernel, whose frame takes a 100 B
-    /// call to 3.9 KiB (`tests/stack_secrets.rs` under qemu-aarch64).
-    pub const SHORT_CALL_KECCAK_AARCH64: usize = 5 * 1024;
+    /// [`SHORT_CALL`] for Delirium.
+    pub const SHORT_CALL_KECCAK: usize = 5 * 1024;
 
     /// After sealing a medium message on runs of 64 blocks (the plan's
-    /// medium path; measured at most 9.8 KiB, Delirium, debug build; 8.6
-    /// KiB in release builds, Jumbo with the 64-state AVX2 Spongent-π
-    /// kernel).
+    /// medium path).
     pub const MEDIUM_CALL: usize = 12 * 1024;
 
-    /// After a longer call (measured at most 20.2 KiB, Jumbo with the
-    /// AVX-512 kernel in a debug build: 19.5 KiB with AVX2, 10.2 KiB
-    /// portable, Delirium 18.2 KiB). Why not deeper: DESIGN.md, "Stack
+    /// After a longer call, Dumbo or Jumbo (the widest Spongent-π kernels
+    /// have the deepest frames).
+    pub const LONG_CALL: usize = 32 * 1024;
+
+    /// [`LONG_CALL`] for Delirium. Why not deeper: DESIGN.md, "Stack
     /// clearing".
-    pub const LONG_CALL: usize = 24 * 1024;
+    pub const LONG_CALL_KECCAK: usize = 24 * 1024;
 
     /// After the key expansion (one permutation: a few hundred bytes).
     pub const KEY_EXPANSION: usize = 1024;
 
     /// After a multi-message call of a few short packets on a 32-block
-    /// run, with up to 16 in lockstep (measured at most 8.2 KiB on the
-    /// general scheduler; sixteen in lockstep with the AVX-512 kernels
-    /// 15.6 KiB for Delirium and 18.1 KiB for Jumbo).
-    pub const SHORT_BATCH: usize = 24 * 1024;
-    /// After up to 16 packets on a full run (measured at most 27.8 KiB,
-    /// Jumbo, AVX-512 Spongent kernel).
+    /// run, or of up to 16 in lockstep.
+    pub const SHORT_BATCH: usize = 28 * 1024;
+    /// After up to 16 packets on a full run.
     pub const SMALL_BATCH: usize = 40 * 1024;
-    /// After 256 in flight on the general scheduler (measured at most
-    /// 101 KiB: the 256 calls take about 85 KiB).
-    pub const LARGE_BATCH: usize = 128 * 1024;
-    /// After more than 16 packets that all go in lockstep: waves of 256
-    /// packets, whose state (messages, mask streams, tag sums and a run of
-    /// 768 blocks) and the batched permutations under it were measured at
-    /// most 113.1 KiB deep (Jumbo, release build, wide Spongent kernel),
-    /// whatever the number of waves.
-    pub const LOCKSTEP_BATCH: usize = 128 * 1024;
+    /// After more than 16 packets: up to 256 in flight on the general
+    /// scheduler, or waves of 256 in lockstep (their state and a run of
+    /// 768 blocks), whatever the number of waves.
+    pub const LARGE_BATCH: usize = 152 * 1024;
+
+    /// The bytes cleared after sealing (`sealing`) or opening one message
+    /// of these lengths with `P`: the plan's choice, for the dead-stack
+    /// probe. Not part of the API.
+    #[must_use]
+    pub fn after_call<P: Permutation>(
+        sealing: bool,
+        associated_data_len: usize,
+        message_len: usize,
+    ) -> usize {
+        Plan::single::<P>(sealing, associated_data_len, message_len)
+            .depth
+            .bytes()
+    }
+
+    /// The bytes cleared after a multi-message call of packets with these
+    /// `(associated data, message)` lengths with `P`: the plan's choice,
+    /// for the dead-stack probe. Not part of the API.
+    #[must_use]
+    pub fn after_batch<P: Permutation>(lengths: &[(usize, usize)]) -> usize {
+        BatchPlan::for_lengths::<P>(lengths.iter().copied())
+            .depth
+            .bytes()
+    }
 }
 
 use depth::*;
@@ -94,26 +109,47 @@ pub(crate) enum Depth {
     ShortCallLanes,
     /// [`SHORT_CALL_KECCAK`].
     ShortCallKeccak,
-    /// [`SHORT_CALL_KECCAK_AARCH64`].
-    ShortCallKeccakAarch64,
     /// [`MEDIUM_CALL`].
     MediumCall,
     /// [`LONG_CALL`].
     LongCall,
+    /// [`LONG_CALL_KECCAK`].
+    LongCallKeccak,
     /// [`SHORT_BATCH`].
     ShortBatch,
     /// [`SMALL_BATCH`].
     SmallBatch,
     /// [`LARGE_BATCH`].
     LargeBatch,
-    /// [`LOCKSTEP_BATCH`].
-    LockstepBatch,
     /// A call of the one-block mode, per instance ([`one_block`]).
     OneBlockCall(Instance),
     /// The key expansion of the one-block mode, per instance.
     OneBlockKey(Instance),
     /// A multi-message call of the one-block mode ([`ONE_BLOCK_BATCH`]).
     OneBlockBatch,
+}
+
+impl Depth {
+    /// The bytes [`clear`] overwrites for this depth (rounded up to whole
+    /// chunks).
+    fn bytes(self) -> usize {
+        chunks(match self {
+            Depth::KeyExpansion => KEY_EXPANSION,
+            Depth::ShortCall => SHORT_CALL,
+            Depth::ShortCallLanes => SHORT_CALL_LANES,
+            Depth::ShortCallKeccak => SHORT_CALL_KECCAK,
+            Depth::MediumCall => MEDIUM_CALL,
+            Depth::LongCall => LONG_CALL,
+            Depth::LongCallKeccak => LONG_CALL_KECCAK,
+            Depth::ShortBatch => SHORT_BATCH,
+            Depth::SmallBatch => SMALL_BATCH,
+            Depth::LargeBatch => LARGE_BATCH,
+            Depth::OneBlockCall(instance) => one_block_bytes(instance, false),
+            Depth::OneBlockKey(instance) => one_block_bytes(instance, true),
+            Depth::OneBlockBatch => ONE_BLOCK_BATCH,
+        })
+        .saturating_mul(CHUNK)
+    }
 }
 
 /// In the one-block mode (firmware), where a call's depth does not depend
@@ -129,12 +165,24 @@ pub(crate) enum Depth {
 /// firmware Keccak-f\[200\] leaves its state for these to clear.
 #[inline(always)]
 fn one_block(instance: Instance, key_expansion: bool) {
+    use Instance::{Delirium, Dumbo, Jumbo};
     match (instance, key_expansion) {
-        (Instance::Dumbo | Instance::Jumbo, false) => zero_stack::<{ chunks(320) }>(),
-        (Instance::Delirium, false) => zero_stack::<{ chunks(384) }>(),
-        (Instance::Dumbo, true) => zero_stack::<{ chunks(128) }>(),
-        (Instance::Jumbo, true) => zero_stack::<{ chunks(160) }>(),
-        (Instance::Delirium, true) => zero_stack::<{ chunks(192) }>(),
+        (Dumbo | Jumbo, false) => zero_stack::<{ chunks(one_block_bytes(Dumbo, false)) }>(),
+        (Delirium, false) => zero_stack::<{ chunks(one_block_bytes(Delirium, false)) }>(),
+        (Dumbo, true) => zero_stack::<{ chunks(one_block_bytes(Dumbo, true)) }>(),
+        (Jumbo, true) => zero_stack::<{ chunks(one_block_bytes(Jumbo, true)) }>(),
+        (Delirium, true) => zero_stack::<{ chunks(one_block_bytes(Delirium, true)) }>(),
+    }
+}
+
+/// [`one_block`]'s depths, in bytes.
+const fn one_block_bytes(instance: Instance, key_expansion: bool) -> usize {
+    match (instance, key_expansion) {
+        (Instance::Dumbo | Instance::Jumbo, false) => 320,
+        (Instance::Delirium, false) => 384,
+        (Instance::Dumbo, true) => 128,
+        (Instance::Jumbo, true) => 160,
+        (Instance::Delirium, true) => 192,
     }
 }
 
@@ -187,13 +235,12 @@ pub(crate) fn clear(depth: Depth) {
         Depth::ShortCall => zero_stack::<{ chunks(SHORT_CALL) }>(),
         Depth::ShortCallLanes => zero_stack::<{ chunks(SHORT_CALL_LANES) }>(),
         Depth::ShortCallKeccak => zero_stack::<{ chunks(SHORT_CALL_KECCAK) }>(),
-        Depth::ShortCallKeccakAarch64 => zero_stack::<{ chunks(SHORT_CALL_KECCAK_AARCH64) }>(),
         Depth::MediumCall => zero_stack::<{ chunks(MEDIUM_CALL) }>(),
         Depth::LongCall => zero_stack::<{ chunks(LONG_CALL) }>(),
+        Depth::LongCallKeccak => zero_stack::<{ chunks(LONG_CALL_KECCAK) }>(),
         Depth::ShortBatch => zero_stack::<{ chunks(SHORT_BATCH) }>(),
         Depth::SmallBatch => zero_stack::<{ chunks(SMALL_BATCH) }>(),
         Depth::LargeBatch => zero_stack::<{ chunks(LARGE_BATCH) }>(),
-        Depth::LockstepBatch => zero_stack::<{ chunks(LOCKSTEP_BATCH) }>(),
         Depth::OneBlockCall(instance) => one_block(instance, false),
         Depth::OneBlockKey(instance) => one_block(instance, true),
         Depth::OneBlockBatch => zero_stack::<{ chunks(ONE_BLOCK_BATCH) }>(),

@@ -48,21 +48,9 @@ use std::collections::HashMap;
 const REGION: usize = 192 * 1024;
 const _: () = assert!(REGION % 4096 == 0);
 
-// The depths the library clears after a short and a long call on a
-// 64-bit target (a short Delirium call clears deeper on aarch64), and
-// after a multi-message call of a few short packets, of up to 16 packets,
-// of more, and of more than 16 that all go in lockstep.
-use elephant_aead::stack_clearing::{
-    LARGE_BATCH as SCRUB_LARGE_BATCH, LOCKSTEP_BATCH as SCRUB_LOCKSTEP_BATCH,
-    LONG_CALL as SCRUB_LONG, SHORT_BATCH as SCRUB_SHORT_BATCH, SHORT_CALL as SCRUB_SHORT,
-    SHORT_CALL_KECCAK, SHORT_CALL_KECCAK_AARCH64, SHORT_CALL_LANES as SCRUB_SHORT_LANES,
-    SMALL_BATCH as SCRUB_SMALL_BATCH,
-};
-const SCRUB_SHORT_DELIRIUM: usize = if cfg!(target_arch = "aarch64") {
-    SHORT_CALL_KECCAK_AARCH64
-} else {
-    SHORT_CALL_KECCAK
-};
+// The depth the library clears after a call: the plan's choice, read
+// from the library so that the probe does not decide again.
+use elephant_aead::stack_clearing::{after_batch, after_call};
 
 /// Length of the windows searched for: long enough that a chance match in
 /// 192 KiB is out of the question (2^-64 per position and window).
@@ -502,24 +490,15 @@ fn check_instance<C: AeadInOut + KeyInit>(instance: Instance, seed: u64) -> (usi
             };
             probe(0xC3, &mut region, &mut again);
             let touched = depth(&region, 0xC3);
-            // The library clears a fixed depth after each call (its
+            // The library clears the plan's depth after each call (its
             // `src/scrub.rs`); a call that went deeper than that would
             // touch more. The slack is this probe's closure and the
             // frames above the scrub.
-            let short = msg_len + ad_len < 8 * instance.block_size();
-            // Short Dumbo and Jumbo calls of two blocks or more clear
-            // deeper where a 64-state Spongent kernel takes their runs.
-            let narrow = match instance {
-                Instance::Dumbo => <Spongent160 as Permutation>::narrow_batch(),
-                Instance::Jumbo => <Spongent176 as Permutation>::narrow_batch(),
-                Instance::Delirium => None,
-            };
-            let lanes = narrow.is_some() && msg_len + ad_len >= 2 * instance.block_size();
-            let bound = match (short, instance) {
-                (true, Instance::Delirium) => SCRUB_SHORT_DELIRIUM,
-                (true, Instance::Dumbo | Instance::Jumbo) if lanes => SCRUB_SHORT_LANES,
-                (true, _) => SCRUB_SHORT,
-                (false, _) => SCRUB_LONG,
+            let sealing = kind == Kind::Encrypt;
+            let bound = match instance {
+                Instance::Dumbo => after_call::<Spongent160>(sealing, ad_len, msg_len),
+                Instance::Jumbo => after_call::<Spongent176>(sealing, ad_len, msg_len),
+                Instance::Delirium => after_call::<Keccak200>(sealing, ad_len, msg_len),
             };
             println!(
                 "depth: {instance:?} {kind:?} {msg_len}+{ad_len} B: {touched} B of {bound} B cleared"
@@ -603,16 +582,12 @@ fn check_batches<P: Permutation>(
         .iter()
         .map(|(_, nonce, ..)| Nonce::<Elephant<P>>::try_from(&nonce[..]).unwrap())
         .collect();
-    // Two packets of 16 and 0 B fit a short run, and so do up to 16 that
-    // all go in lockstep; five mixed do not. More than 16 packets all in
-    // lockstep have a depth of their own.
-    let bound = match count {
-        0..=2 => SCRUB_SHORT_BATCH,
-        3..=16 if all_lockstep => SCRUB_SHORT_BATCH,
-        3..=16 => SCRUB_SMALL_BATCH,
-        _ if all_lockstep => SCRUB_LOCKSTEP_BATCH,
-        _ => SCRUB_LARGE_BATCH,
-    };
+    let bound = after_batch::<P>(
+        &packets
+            .iter()
+            .map(|(_, _, ad, plaintext, _)| (ad.len(), plaintext.len()))
+            .collect::<Vec<_>>(),
+    );
     let mix = if all_lockstep { "lockstep" } else { "mixed" };
     for opening in [false, true] {
         let mut buffers: Vec<Vec<u8>> = packets

@@ -75,14 +75,12 @@ impl Plan {
                 Depth::OneBlockCall(P::ID)
             } else if is_medium_path(path) {
                 Depth::MediumCall
+            } else if !short && P::ID == Instance::Delirium {
+                Depth::LongCallKeccak
             } else if !short {
                 Depth::LongCall
             } else if P::ID == Instance::Delirium {
-                if cfg!(target_arch = "aarch64") {
-                    Depth::ShortCallKeccakAarch64
-                } else {
-                    Depth::ShortCallKeccak
-                }
+                Depth::ShortCallKeccak
             } else if P::narrow_batch().is_some()
                 && associated_data_len.saturating_add(message_len)
                     >= P::BLOCK_SIZE.saturating_mul(2)
@@ -207,6 +205,10 @@ pub(crate) enum Scheduler {
 /// A multi-message call's plan.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BatchPlan {
+    /// Packets that go in lockstep.
+    pub(crate) lockstep: usize,
+    /// Packets that go through the general scheduler.
+    pub(crate) general: usize,
     /// Lockstep waves of [`SMALL_WAVE`] packets (else of [`WAVE`]).
     pub(crate) small_waves: bool,
     /// The general scheduler's configuration.
@@ -216,10 +218,36 @@ pub(crate) struct BatchPlan {
 }
 
 impl BatchPlan {
-    /// The plan for `count` packets of which `general` do not go in
-    /// lockstep, with `blocks` permutations between them.
+    /// The plan for packets of these `(associated data, message)` lengths:
+    /// which go in lockstep ([`in_lockstep`]), and how many permutations
+    /// the others need between them.
     #[inline(always)]
-    pub(crate) fn new(count: usize, general: usize, blocks: usize) -> Self {
+    pub(crate) fn for_lengths<P: Permutation>(
+        lengths: impl Iterator<Item = (usize, usize)>,
+    ) -> Self {
+        let (mut count, mut lockstep, mut blocks) = (0usize, 0usize, 0usize);
+        for (associated_data, message) in lengths {
+            count = count.saturating_add(1);
+            if in_lockstep::<P>(associated_data, message) {
+                lockstep = lockstep.saturating_add(1);
+            } else {
+                // Its blocks, keystream and tag terms (public lengths).
+                let bytes = message.saturating_add(associated_data);
+                let packet_blocks = bytes
+                    .div_ceil(P::BLOCK_SIZE)
+                    .saturating_mul(2)
+                    .saturating_add(2);
+                blocks = blocks.saturating_add(packet_blocks);
+            }
+        }
+        Self::new(count, lockstep, blocks)
+    }
+
+    /// The plan for `count` packets of which `lockstep` go in lockstep,
+    /// with `blocks` permutations between the others.
+    #[inline(always)]
+    fn new(count: usize, lockstep: usize, blocks: usize) -> Self {
+        let general = count.saturating_sub(lockstep);
         #[cfg(not(elephant_batch))]
         let scheduler = Scheduler::OneBlock;
         #[cfg(elephant_batch)]
@@ -232,8 +260,6 @@ impl BatchPlan {
         };
         let depth = if cfg!(not(elephant_batch)) {
             Depth::OneBlockBatch
-        } else if count > SMALL_WAVE && general == 0 {
-            Depth::LockstepBatch
         } else if count > SMALL_WAVE {
             Depth::LargeBatch
         } else if blocks <= SHORT_BATCH_RUN {
@@ -242,6 +268,8 @@ impl BatchPlan {
             Depth::SmallBatch
         };
         Self {
+            lockstep,
+            general,
             small_waves: count <= SMALL_WAVE,
             scheduler,
             depth,
