@@ -135,7 +135,7 @@ impl<C: AeadCore, T> fmt::Debug for Packet<'_, C, T> {
 /// packet is left as it was, and the others are sealed.
 ///
 /// Stack: on 64-bit targets and wasm32 at most 40 KiB for up to 16 packets
-/// and 128 KiB for more (the depths cleared after the call; BENCHMARKS.md
+/// and 152 KiB for more (the depths cleared after the call; BENCHMARKS.md
 /// lists them with the deepest measured); on other 32-bit targets one
 /// message at a time, about as deep as a single-message call. It is cleared before the call
 /// returns.

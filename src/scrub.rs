@@ -48,7 +48,7 @@ pub mod depth {
 
     /// After sealing a medium message on runs of 64 blocks (the plan's
     /// medium path).
-    pub const MEDIUM_CALL: usize = 12 * 1024;
+    pub const MEDIUM_CALL: usize = 16 * 1024;
 
     /// After a longer call, Dumbo or Jumbo (the widest Spongent-π kernels
     /// have the deepest frames).
