@@ -231,16 +231,16 @@ impl Drop for ClearOnDrop {
 #[inline(always)]
 pub(crate) fn clear(depth: Depth) {
     match depth {
-        Depth::KeyExpansion => zero_stack::<{ chunks(KEY_EXPANSION) }>(),
-        Depth::ShortCall => zero_stack::<{ chunks(SHORT_CALL) }>(),
-        Depth::ShortCallLanes => zero_stack::<{ chunks(SHORT_CALL_LANES) }>(),
-        Depth::ShortCallKeccak => zero_stack::<{ chunks(SHORT_CALL_KECCAK) }>(),
-        Depth::MediumCall => zero_stack::<{ chunks(MEDIUM_CALL) }>(),
-        Depth::LongCall => zero_stack::<{ chunks(LONG_CALL) }>(),
-        Depth::LongCallKeccak => zero_stack::<{ chunks(LONG_CALL_KECCAK) }>(),
-        Depth::ShortBatch => zero_stack::<{ chunks(SHORT_BATCH) }>(),
-        Depth::SmallBatch => zero_stack::<{ chunks(SMALL_BATCH) }>(),
-        Depth::LargeBatch => zero_stack::<{ chunks(LARGE_BATCH) }>(),
+        Depth::KeyExpansion => zero_words::<{ words(KEY_EXPANSION) }>(),
+        Depth::ShortCall => zero_words::<{ words(SHORT_CALL) }>(),
+        Depth::ShortCallLanes => zero_words::<{ words(SHORT_CALL_LANES) }>(),
+        Depth::ShortCallKeccak => zero_words::<{ words(SHORT_CALL_KECCAK) }>(),
+        Depth::MediumCall => zero_words::<{ words(MEDIUM_CALL) }>(),
+        Depth::LongCall => zero_words::<{ words(LONG_CALL) }>(),
+        Depth::LongCallKeccak => zero_words::<{ words(LONG_CALL_KECCAK) }>(),
+        Depth::ShortBatch => zero_words::<{ words(SHORT_BATCH) }>(),
+        Depth::SmallBatch => zero_words::<{ words(SMALL_BATCH) }>(),
+        Depth::LargeBatch => zero_words::<{ words(LARGE_BATCH) }>(),
         Depth::OneBlockCall(instance) => one_block(instance, false),
         Depth::OneBlockKey(instance) => one_block(instance, true),
         Depth::OneBlockBatch => zero_stack::<{ chunks(ONE_BLOCK_BATCH) }>(),
@@ -252,62 +252,66 @@ fn run_in_own_frame<R>(work: impl FnOnce() -> R) -> R {
     work()
 }
 
-/// Overwrites the `CHUNKS` × [`CHUNK`] bytes of stack just below the
-/// caller's frame with zeros.
+/// Overwrites the `WORDS` × 8 bytes of stack just below the caller's
+/// frame with zeros: the clearing after a call of the batch mode.
 ///
 /// The array is this frame, so it lies where the calls made just before
 /// from the same frame had theirs. `black_box` hands it to code the
 /// optimiser cannot see into, so the zeros must really be written (a
 /// volatile write per byte would be as certain and many times slower).
+/// A flat array of words, which rustc fills with one call to `memset`
+/// whatever the profile (an array of rows is a loop, which LLVM made a
+/// `memset` in some profiles only). Why: DESIGN.md, "Stack clearing".
+#[inline(never)]
+fn zero_words<const WORDS: usize>() {
+    let region = [0u64; WORDS];
+    black_box(&region);
+}
+
+/// Overwrites the `CHUNKS` × [`CHUNK`] bytes of stack just below the
+/// caller's frame with zeros: the clearing after a call of the one-block
+/// mode (firmware), as [`zero_words`] does for the batch mode.
 ///
-/// With batch kernels the array is a `[0; N]`, which LLVM fills with a
-/// call to `memset` (on aarch64, for the deeper clears, a loop of vector
-/// stores), which leaves nothing of the call's. In the one-block mode the
-/// zero is opaque and the array uninitialised, so that LLVM writes it with
-/// 8-byte stores, row by row written out up to [`UNROLLED_CHUNKS`] rows (a
-/// loop beyond). Why each: DESIGN.md, "Stack clearing".
+/// The zero is opaque and the array uninitialised, so that LLVM writes it
+/// with 8-byte stores, row by row written out up to [`UNROLLED_CHUNKS`]
+/// rows (a loop beyond). Why: DESIGN.md, "Stack clearing".
 #[inline(never)]
 fn zero_stack<const CHUNKS: usize>() {
-    if cfg!(elephant_batch) {
-        let region = [[0u64; CHUNK / 8]; CHUNKS];
-        black_box(&region);
-    } else {
-        // Built for 32-bit targets only, where a chunk is four words.
-        const { assert!(CHUNK == 32 || cfg!(elephant_batch)) };
-        let zero = black_box(0u64);
-        let mut region = [const { [MaybeUninit::<u64>::uninit(); 4] }; CHUNKS];
-        let mut rows = region.iter_mut();
-        let mut row = || {
-            if let Some([a, b, c, d]) = rows.next() {
-                a.write(zero);
-                b.write(zero);
-                c.write(zero);
-                d.write(zero);
-            }
-        };
-        if CHUNKS <= UNROLLED_CHUNKS {
-            // Written out: LLVM does not unroll a loop at opt-level "s".
-            // One call per row up to the bound, which this ties them to.
-            const { assert!(UNROLLED_CHUNKS == 12) };
-            row();
-            row();
-            row();
-            row();
-            row();
-            row();
-            row();
-            row();
-            row();
-            row();
-            row();
-            row();
-        } else {
-            for _ in 0..CHUNKS {
-                row();
-            }
+    // Built for 32-bit targets, where a chunk is four words.
+    const { assert!(CHUNK == 32 || cfg!(elephant_batch)) };
+    let zero = black_box(0u64);
+    let mut region = [const { [MaybeUninit::<u64>::uninit(); 4] }; CHUNKS];
+    let mut rows = region.iter_mut();
+    let mut row = || {
+        if let Some([a, b, c, d]) = rows.next() {
+            a.write(zero);
+            b.write(zero);
+            c.write(zero);
+            d.write(zero);
         }
-        black_box(&region);
+    };
+    if CHUNKS <= UNROLLED_CHUNKS {
+        // Written out: LLVM does not unroll a loop at opt-level "s".
+        // One call per row up to the bound, which this ties them to.
+        const { assert!(UNROLLED_CHUNKS == 12) };
+        row();
+        row();
+        row();
+        row();
+        row();
+        row();
+        row();
+        row();
+        row();
+        row();
+        row();
+        row();
+    } else {
+        for _ in 0..CHUNKS {
+            row();
+        }
     }
+    black_box(&region);
 }
 
 /// The most 32-byte rows [`zero_stack`] writes out without a loop: the
@@ -358,10 +362,10 @@ pub(crate) fn wipe_block(bytes: &mut [u8]) {
     zeroize::optimization_barrier(bytes);
 }
 
-/// Bytes of one of [`zero_stack`]'s chunks, the unit of its loop: on
-/// aarch64 LLVM writes a 128-byte chunk with four `stp` of two vector
-/// registers a loop step (a 32-byte one took five instructions for one
-/// `stp`); elsewhere 32.
+/// Bytes of one chunk, the unit every depth is rounded up to (and
+/// [`zero_stack`]'s row): on aarch64 LLVM writes a 128-byte chunk with
+/// four `stp` of two vector registers a loop step (a 32-byte one took
+/// five instructions for one `stp`); elsewhere 32.
 const CHUNK: usize = if cfg!(target_arch = "aarch64") {
     128
 } else {
@@ -371,6 +375,12 @@ const CHUNK: usize = if cfg!(target_arch = "aarch64") {
 /// [`zero_stack`]'s count of chunks for at least `bytes` bytes.
 const fn chunks(bytes: usize) -> usize {
     bytes.div_ceil(CHUNK)
+}
+
+/// [`zero_words`]'s count of words for at least `bytes` bytes, in whole
+/// chunks.
+const fn words(bytes: usize) -> usize {
+    chunks(bytes).saturating_mul(CHUNK / 8)
 }
 
 /// Runs `work`, a rayon task's share of a long call, in a frame of its
