@@ -334,7 +334,12 @@ mod tests {
             u64::from_le_bytes(row)
         }
         fn all<const BYTES: usize>() {
-            let block: [u8; BYTES] = core::array::from_fn(|i| 0xa0 ^ u8::try_from(i).unwrap());
+            let mut block = [0u8; BYTES];
+            let mut value = 0xa0u8;
+            for byte in &mut block {
+                *byte = value;
+                value = value.wrapping_add(1);
+            }
             let rows = [
                 read_row::<0, BYTES>(&block),
                 read_row::<1, BYTES>(&block),
