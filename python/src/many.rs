@@ -211,7 +211,7 @@ fn seal<P: Permutation>(
     buffers: Vec<&mut [u8]>,
     tags: Vec<&mut Tag<P>>,
 ) -> Vec<bool> {
-    let mut packets: Vec<Packet<'_, P>> = ciphers
+    let mut packets: Vec<Packet<'_, Elephant<P>>> = ciphers
         .iter()
         .zip(nonces)
         .zip(associated_data)
@@ -236,7 +236,7 @@ fn open<P: Permutation>(
     buffers: Vec<&mut [u8]>,
     tags: &[&mut Tag<P>],
 ) -> Vec<bool> {
-    let mut packets: Vec<Packet<'_, P, &Tag<P>>> = ciphers
+    let mut packets: Vec<Packet<'_, Elephant<P>, &Tag<P>>> = ciphers
         .iter()
         .zip(nonces)
         .zip(associated_data)

@@ -37,14 +37,14 @@ fn exercise<P: Permutation>() {
 
     let mut buffers = vec![[0xa5u8; PACKET_LEN]; black_box(PACKETS)];
     let mut tags = vec![Tag::<Elephant<P>>::default(); PACKETS];
-    let mut packets: Vec<Packet<'_, P>> = buffers
+    let mut packets: Vec<Packet<'_, Elephant<P>>> = buffers
         .iter_mut()
         .zip(tags.iter_mut())
         .map(|(buffer, tag)| Packet::new(&cipher, &nonce, &associated_data, buffer, tag))
         .collect();
     batch::seal(&mut packets).expect("batch sealed");
     drop(packets);
-    let mut packets: Vec<Packet<'_, P, &Tag<Elephant<P>>>> = buffers
+    let mut packets: Vec<Packet<'_, Elephant<P>, &Tag<Elephant<P>>>> = buffers
         .iter_mut()
         .zip(tags.iter())
         .map(|(buffer, tag)| Packet::new(&cipher, &nonce, &associated_data, buffer, tag))
