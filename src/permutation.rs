@@ -133,6 +133,12 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     /// Name of the Elephant instance built on this permutation.
     const INSTANCE: &'static str;
 
+    /// The all-zero block, as a constant: the mode's runs start as a
+    /// constant array of it, which compiles to one fill of zeros in every
+    /// build (`Default` is no `const fn`).
+    #[doc(hidden)]
+    const ZERO_BLOCK: Self::Block;
+
     /// The Elephant instance built on this permutation, for the facts
     /// measured per instance (how deep the mode clears the stack).
     #[doc(hidden)]
@@ -259,6 +265,7 @@ pub struct Keccak200;
 
 impl Permutation for Spongent160 {
     type Block = [u8; 20];
+    const ZERO_BLOCK: [u8; 20] = [0; 20];
     type TagSize = U8;
     const BLOCK_SIZE: usize = 20;
     const INSTANCE: &'static str = "Dumbo";
@@ -305,6 +312,7 @@ impl Permutation for Spongent160 {
 
 impl Permutation for Spongent176 {
     type Block = [u8; 22];
+    const ZERO_BLOCK: [u8; 22] = [0; 22];
     type TagSize = U8;
     const BLOCK_SIZE: usize = 22;
     const INSTANCE: &'static str = "Jumbo";
@@ -352,6 +360,7 @@ impl Permutation for Spongent176 {
 
 impl Permutation for Keccak200 {
     type Block = [u8; 25];
+    const ZERO_BLOCK: [u8; 25] = [0; 25];
     type TagSize = U16;
     const BLOCK_SIZE: usize = 25;
     const INSTANCE: &'static str = "Delirium";

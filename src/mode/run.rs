@@ -26,15 +26,20 @@ pub(crate) struct Run<P: Permutation, const N: usize> {
 }
 
 impl<P: Permutation, const N: usize> Run<P, N> {
+    /// An empty run, as a constant: a run built with `[P::Block::default();
+    /// N]` was a loop of stores into a temporary and a copy into place in
+    /// some builds, where a constant of zeros is one fill.
+    const EMPTY: Self = Self {
+        states: [P::ZERO_BLOCK; N],
+        queued: 0,
+        taken: 0,
+        held: 0,
+        used: 0,
+    };
+
     /// An empty run.
     pub(crate) fn new() -> Self {
-        Self {
-            states: [P::Block::default(); N],
-            queued: 0,
-            taken: 0,
-            held: 0,
-            used: 0,
-        }
+        Self::EMPTY
     }
 
     /// How many more states fit before the run must be evaluated.
