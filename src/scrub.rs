@@ -11,13 +11,13 @@
 //!
 //! The depths are measured, not proven, and a user's build is not ours:
 //! inlining and spills differ with codegen units, LTO and the opt-level.
-//! So each depth ([`depth`]) is the deepest that `tests/stack_secrets.rs`
-//! measured for its kind of call under every release profile a user may
-//! set (`bash .ci/stack-probe all`: cargo's defaults, one codegen unit
-//! with and without fat or thin LTO, opt-levels 1, 2 and "s", target-cpu
-//! x86-64-v3, aarch64; AVX-512 and AVX2-only CPUs), with at least 15 %
-//! margin; CI runs the probe under several of them, and it fails where a
-//! call goes deeper than the depth cleared after it. Which depth a call
+//! So each depth ([`depth`]) covers the deepest that
+//! `tests/stack_secrets.rs` measured for its kind of call under cargo's
+//! defaults, one codegen unit with fat LTO and opt-levels 1, 2 and "s",
+//! on the AVX-512 and the AVX2-only tiers, with at least 23 % margin; the
+//! probe fails where a call goes deeper than the depth cleared after it,
+//! and `bash .ci/stack-probe all` runs it under every profile a user may
+//! set (CI under several). Which depth a call
 //! takes is the plan's (`mode::plan`), from public lengths only, and so is
 //! the time the clearing takes. The measured depths: DESIGN.md, "Stack
 //! clearing".
