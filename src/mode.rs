@@ -13,6 +13,7 @@
 
 mod call;
 mod data;
+mod jobs;
 mod keystream;
 mod limits;
 pub(crate) mod lockstep;
@@ -162,7 +163,7 @@ pub(crate) fn decrypt<P: Permutation>(
     tag: &TagOf<P>,
 ) -> Result<()> {
     let plan = Plan::single::<P>(false, associated_data.len(), buffer.len());
-    let result = open::<P>(plan.path, expanded_key, nonce, associated_data, buffer, tag);
+    let result = open::<P>(plan, expanded_key, nonce, associated_data, buffer, tag);
     scrub::clear(plan.depth);
     result
 }
@@ -171,7 +172,7 @@ pub(crate) fn decrypt<P: Permutation>(
 /// [`seal`]).
 #[inline(never)]
 fn open<P: Permutation>(
-    path: Path,
+    plan: Plan,
     expanded_key: &P::Block,
     nonce: &[u8; NONCE_SIZE],
     associated_data: &[u8],
@@ -179,7 +180,7 @@ fn open<P: Permutation>(
     tag: &TagOf<P>,
 ) -> Result<()> {
     check_lengths(associated_data.len(), buffer.len())?;
-    match path {
+    match plan.path {
         #[cfg(feature = "rayon")]
         Path::Parallel => parallel::decrypt::<P>(expanded_key, nonce, associated_data, buffer, tag),
         #[cfg(not(elephant_batch))]
@@ -191,6 +192,7 @@ fn open<P: Permutation>(
             associated_data,
             buffer,
             tag,
+            plan.hold_keystream,
         ),
         // Opening does its terms and keystream in one wide run, which
         // medium runs would not beat.
@@ -201,6 +203,7 @@ fn open<P: Permutation>(
             associated_data,
             buffer,
             tag,
+            plan.hold_keystream,
         ),
     }
 }
@@ -222,10 +225,17 @@ fn open_with<P: Permutation, const N: usize, const W: usize>(
     associated_data: &[u8],
     buffer: InOutBuf<'_, '_, u8>,
     tag: &TagOf<P>,
+    hold_keystream: bool,
 ) -> Result<()> {
     let mut call = Call::<P, W>::idle(expanded_key);
-    call.begin_open(expanded_key, nonce, associated_data, buffer, tag);
-    call.hold_keystream_if_one_step(N);
+    call.begin_open(
+        expanded_key,
+        nonce,
+        associated_data,
+        buffer,
+        tag,
+        hold_keystream,
+    );
     run_to_end::<P, N, W>(&mut call);
     tag::verdict(call.accept_mask())
 }
@@ -257,7 +267,7 @@ mod tests {
         if sealing {
             call.begin_seal(&key, &nonce, &ad, buffer);
         } else {
-            call.begin_open(&key, &nonce, &ad, buffer, &tag);
+            call.begin_open(&key, &nonce, &ad, buffer, &tag, false);
         }
         let mut run = Run::<P, N>::new();
         let mut steps = 0;

@@ -7,6 +7,12 @@
 //! (`crate::scrub`) read the plan; none of them decides again. Only public
 //! values go in, so the path a call takes reveals nothing secret.
 
+#[cfg(elephant_batch)]
+use super::jobs::Jobs;
+#[cfg(elephant_batch)]
+use super::masks::MaskWindow;
+#[cfg(elephant_batch)]
+use super::window_for;
 use super::{RUN_BLOCKS, lockstep};
 use crate::permutation::{Instance, Permutation};
 use crate::scrub::Depth;
@@ -55,6 +61,11 @@ pub(crate) struct Plan {
     pub(crate) path: Path,
     /// How deep to clear after the call.
     pub(crate) depth: Depth,
+    /// Opening: the walk and the keystream fit in one step of the run, so
+    /// the keystream goes with the terms and waits on the run for the
+    /// verdict (one batch less, which matters for the wide SIMD batches).
+    #[cfg_attr(not(elephant_batch), allow(dead_code))]
+    pub(crate) hold_keystream: bool,
 }
 
 impl Plan {
@@ -71,6 +82,11 @@ impl Plan {
         let path = path::<P>(sealing, short, associated_data_len, message_len);
         Self {
             path,
+            #[cfg(elephant_batch)]
+            hold_keystream: !sealing
+                && holds_keystream::<P>(path, associated_data_len, message_len),
+            #[cfg(not(elephant_batch))]
+            hold_keystream: false,
             depth: if cfg!(not(elephant_batch)) {
                 Depth::OneBlockCall(P::ID)
             } else if is_medium_path(path) {
@@ -120,6 +136,38 @@ fn path<P: Permutation>(
         Path::Medium
     } else {
         Path::Long
+    }
+}
+
+/// Whether opening on `path` holds its keystream ([`Plan::hold_keystream`]):
+/// every job of the walk fits on the path's run, and in the mask window
+/// from `mask_0`.
+#[cfg(elephant_batch)]
+#[expect(
+    clippy::arithmetic_side_effects,
+    reason = "block counts of slices, at most isize::MAX bytes"
+)]
+fn holds_keystream<P: Permutation>(
+    path: Path,
+    associated_data_len: usize,
+    message_len: usize,
+) -> bool {
+    let jobs = Jobs::of::<P>(associated_data_len, message_len);
+    let fits = |run: usize, reach: usize| {
+        jobs.keystream + jobs.terms + jobs.associated_data <= run
+            && jobs.terms.max(jobs.associated_data) <= reach
+    };
+    match path {
+        Path::Short => fits(
+            SHORT_RUN,
+            MaskWindow::<P, { window_for(SHORT_RUN) }>::reach_from(0),
+        ),
+        Path::Medium | Path::Long => fits(
+            RUN_BLOCKS,
+            MaskWindow::<P, { window_for(RUN_BLOCKS) }>::reach_from(0),
+        ),
+        #[cfg(feature = "rayon")]
+        Path::Parallel => false,
     }
 }
 

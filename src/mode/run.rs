@@ -1,5 +1,11 @@
 //! A run of masked permutation inputs `x ⊕ masks`, collected so that the
 //! permutation sees them all in one batched call.
+//!
+//! Counts on a run are at most `N`, so their arithmetic is plain.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "counts on a run are at most N (see the module doc)"
+)]
 
 use super::xor::xor_words;
 use crate::permutation::Permutation;
@@ -44,7 +50,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
 
     /// How many more states fit before the run must be evaluated.
     pub(super) fn room(&self) -> usize {
-        N.saturating_sub(self.queued)
+        N - self.queued
     }
 
     /// Queues `P(input ⊕ mask_a ⊕ mask_b)`; a shorter input or mask is
@@ -56,8 +62,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         debug_assert!(slot.is_some(), "queued only with room left");
         if let Some(state) = slot {
             xor_words(state.as_mut(), false, [input, mask_a, mask_b]);
-            // Cannot overflow: `queued` < N here.
-            self.queued = self.queued.saturating_add(1);
+            self.queued += 1;
             self.used = self.used.max(self.queued);
         }
     }
@@ -70,8 +75,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         debug_assert!(self.queued < N, "queued only with room left");
         let slot = self.states.get_mut(self.queued);
         if slot.is_some() {
-            // Cannot overflow: `queued` < N here.
-            self.queued = self.queued.saturating_add(1);
+            self.queued += 1;
             self.used = self.used.max(self.queued);
         }
         slot
@@ -84,7 +88,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
     pub(super) fn push_slots(&mut self, count: usize) -> &mut [P::Block] {
         debug_assert!(count <= self.room(), "queued only with room left");
         let start = self.queued;
-        let end = start.saturating_add(count).min(N);
+        let end = (start + count).min(N);
         self.queued = end;
         self.used = self.used.max(end);
         self.states.get_mut(start..end).unwrap_or_default()
@@ -118,7 +122,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
     pub(super) fn take(&mut self) -> Option<&P::Block> {
         debug_assert!(self.taken < self.queued, "only what was queued is taken");
         let result = self.states.get(self.taken);
-        self.taken = self.taken.saturating_add(1);
+        self.taken += 1;
         result
     }
 
@@ -128,7 +132,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
     pub(super) fn take_mut(&mut self) -> Option<&mut P::Block> {
         debug_assert!(self.taken < self.queued, "only what was queued is taken");
         let result = self.states.get_mut(self.taken);
-        self.taken = self.taken.saturating_add(1);
+        self.taken += 1;
         result
     }
 
@@ -137,7 +141,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
     #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn take_slots(&mut self, count: usize) -> &mut [P::Block] {
         let start = self.taken;
-        let end = start.saturating_add(count).min(self.queued);
+        let end = (start + count).min(self.queued);
         debug_assert!(
             end.wrapping_sub(start) == count,
             "only what was queued is taken"
@@ -146,17 +150,14 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         self.states.get_mut(start..end).unwrap_or_default()
     }
 
-    /// Keeps the result just taken for a later step: it moves to the
-    /// front, after those held before, and stays out of the evaluations
-    /// until [`Self::release_held`]. (One call on a run of its own only:
-    /// with several, their held results would interleave.)
-    pub(super) fn hold_taken(&mut self) {
-        let from = self.taken.saturating_sub(1);
-        debug_assert!(self.held <= from && from < self.queued);
-        if from != self.held {
-            self.states.swap(from, self.held);
-        }
-        self.held = self.held.saturating_add(1);
+    /// Keeps the next `count` results, at the front of the run (after
+    /// those held before), for a later step: taken, and out of the
+    /// evaluations until [`Self::release_held`]. (One call on a run of its
+    /// own only, which queues them first in each step.)
+    pub(super) fn hold_front(&mut self, count: usize) {
+        debug_assert!(self.taken == self.held && count <= self.queued - self.held);
+        self.held += count;
+        self.taken += count;
     }
 
     /// Held result `index` (in the order they were held).

@@ -59,8 +59,14 @@ impl<'p, P: Permutation, const W: usize> Slot<'p, P, W> {
                 self.tag = Some(tag);
             }
             TagSlot::Open(tag) => {
-                self.call
-                    .begin_open(expanded_key, nonce, associated_data, buffer.into(), tag);
+                self.call.begin_open(
+                    expanded_key,
+                    nonce,
+                    associated_data,
+                    buffer.into(),
+                    tag,
+                    false,
+                );
                 self.tag = None;
             }
         }

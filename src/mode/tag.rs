@@ -2,9 +2,9 @@
 
 use super::masks::MaskWindow;
 use super::run::Run;
-use super::xor::{
-    copy_by_u32s, window_masks, xor_blocks_from_stream, xor_each_into, xor_into, xor_words,
-};
+#[cfg(any(test, not(elephant_batch), feature = "rayon"))]
+use super::xor::xor_into;
+use super::xor::{copy_by_u32s, window_masks, xor_blocks_from_stream, xor_each_into, xor_words};
 use super::{NONCE_SIZE, TagOf};
 use crate::permutation::Permutation;
 use aead::array::typenum::Unsigned;
@@ -77,7 +77,9 @@ impl<P: Permutation> TagSum<P> {
         self.sum = P::Block::default();
     }
 
-    /// `T ^= block`: a permutation's result, or a part's sum.
+    /// `T ^= block`: a permutation's result (one-block mode), or a part's
+    /// sum (feature `rayon`).
+    #[cfg(any(test, not(elephant_batch), feature = "rayon"))]
     #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn add(&mut self, block: &[u8]) {
         xor_into(self.sum.as_mut(), block);

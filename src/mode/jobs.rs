@@ -1,0 +1,133 @@
+//! The Elephant walk, stated once: which permutations a message of given
+//! (public) lengths needs, of what kind, and where each result goes.
+//!
+//! With blocks of `b` bytes, a message `M` (ciphertext `C`), associated
+//! data `A` and the masks `mask_j`:
+//! - keystream block `j < ⌈|M| / b⌉`: `P(N‖0 ⊕ δ_j) ⊕ δ_j` with `δ_j =
+//!   mask_j ⊕ mask_{j+1}`, XORed into message block `j`;
+//! - ciphertext term `j < 1 + ⌊|C| / b⌋` (`C ‖ 01 ‖ 00…`):
+//!   `P(C_j ⊕ mask_j ⊕ mask_{j+2})` and its masks, added to the sum `T`;
+//! - associated data term `1 ≤ j < 1 + ⌊(12 + |A|) / b⌋` (`N ‖ A ‖ 01 ‖
+//!   00…`): `P(A_j ⊕ mask_j) ⊕ mask_j`, added to `T` (block 0 starts `T`);
+//! - the tag `P(T ⊕ L) ⊕ L`, once every term is in.
+//!
+//! Two orders are fixed: sealing writes ciphertext block `j` before its
+//! term is computed, and opening writes no keystream before the verdict.
+//! Everything else is the driver's choice: [`super::Call`] (one message,
+//! resumable, on a run it may share with others), [`super::lockstep`]
+//! (packets of a block or two in fixed stages) and `super::sequential`
+//! (one block at a time, firmware) are orderings of these jobs.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "counts of blocks of slices (at most isize::MAX bytes), and of a log's few segments"
+)]
+
+use super::NONCE_SIZE;
+use super::tag::padded_blocks;
+use crate::permutation::Permutation;
+
+/// How many jobs of each kind a message (or a part of one) takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Jobs {
+    /// Keystream blocks: `⌈|M| / b⌉`.
+    pub(super) keystream: usize,
+    /// Ciphertext terms: `1 + ⌊|C| / b⌋` for a message's end (the
+    /// padding), `|C| / b` for a part of whole blocks.
+    pub(super) terms: usize,
+    /// Padded blocks of `N ‖ A` (0 for a part without associated data);
+    /// the terms are those of blocks `1 ..`.
+    pub(super) associated_data: usize,
+    /// Whole blocks of the message, `⌊|M| / b⌋`: those the loops over many
+    /// blocks take; a partial last block goes on its own.
+    pub(super) whole: usize,
+}
+
+impl Jobs {
+    /// A whole message of `message_len` bytes with `associated_data_len`
+    /// bytes of associated data (lengths within the limits).
+    pub(super) fn of<P: Permutation>(associated_data_len: usize, message_len: usize) -> Self {
+        Self {
+            keystream: message_len.div_ceil(P::BLOCK_SIZE),
+            terms: padded_blocks::<P>(message_len),
+            associated_data: padded_blocks::<P>(NONCE_SIZE + associated_data_len),
+            whole: message_len / P::BLOCK_SIZE,
+        }
+    }
+
+    /// Nothing to do.
+    pub(super) const NONE: Self = Self {
+        keystream: 0,
+        terms: 0,
+        associated_data: 0,
+        whole: 0,
+    };
+}
+
+/// A kind of job, as a driver queues it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Job {
+    /// Keystream blocks, written as their results come back (sealing, or
+    /// opening after the verdict).
+    Keystream,
+    /// Opening in one step: keystream blocks whose results stay on the run
+    /// until the verdict.
+    HeldKeystream,
+    /// Ciphertext terms.
+    CiphertextTerms,
+    /// Associated data terms.
+    AssociatedDataTerms,
+    /// The tag.
+    Tag,
+}
+
+/// Jobs `first .. first + count` of one kind, queued together.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Segment {
+    pub(super) job: Job,
+    pub(super) first: usize,
+    pub(super) count: usize,
+}
+
+/// The segments one step queued, in queue order, so that their results are
+/// taken back in that order by reading the log, not by redoing the step's
+/// decisions. A step queues at most one segment of each kind in use: the
+/// walk's keystream, ciphertext and associated data terms, or the tag and
+/// the keystream after it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SegmentLog {
+    segments: [Segment; Self::CAPACITY],
+    len: usize,
+}
+
+impl SegmentLog {
+    /// Segments per step, at most.
+    const CAPACITY: usize = 3;
+
+    /// No segment.
+    pub(super) const EMPTY: Self = Self {
+        segments: [Segment {
+            job: Job::Tag,
+            first: 0,
+            count: 0,
+        }; Self::CAPACITY],
+        len: 0,
+    };
+
+    /// Logs `count` jobs from `first` on (none if `count` is 0).
+    #[cfg_attr(elephant_batch, inline(always))]
+    pub(super) fn push(&mut self, job: Job, first: usize, count: usize) {
+        if count == 0 {
+            return;
+        }
+        debug_assert!(self.len < Self::CAPACITY, "a step logs each kind once");
+        if let Some(slot) = self.segments.get_mut(self.len) {
+            *slot = Segment { job, first, count };
+            self.len += 1;
+        }
+    }
+
+    /// The segments logged, in queue order.
+    pub(super) fn segments(&self) -> &[Segment] {
+        self.segments.get(..self.len).unwrap_or_default()
+    }
+}
