@@ -327,19 +327,18 @@ fn schedule<'p, P: Permutation>(
             { mode::plan::SHORT_BATCH_RUN },
             { window_for(mode::plan::SHORT_BATCH_RUN) },
         >(messages),
-        // Few calls, each with a mask window for half a run, so that a few
-        // long messages still fill the run as a single-message call does.
         #[cfg(elephant_batch)]
-        Scheduler::Small => {
-            interleave::<P, SMALL_WAVE, { mode::RUN_BLOCKS }, { window_for(mode::RUN_BLOCKS / 2) }>(
-                messages,
-            )
-        }
-        // Each call with a window for 16 blocks a step (its slot stays
-        // small; the other messages fill the run).
+        Scheduler::Small => interleave::<
+            P,
+            SMALL_WAVE,
+            { mode::RUN_BLOCKS },
+            { window_for(mode::plan::SMALL_CALL_BLOCKS) },
+        >(messages),
         #[cfg(elephant_batch)]
         Scheduler::Large => {
-            interleave::<P, WAVE, { mode::RUN_BLOCKS }, { window_for(16) }>(messages)
+            interleave::<P, WAVE, { mode::RUN_BLOCKS }, { window_for(mode::plan::LARGE_CALL_BLOCKS) }>(
+                messages,
+            )
         }
     }
 }

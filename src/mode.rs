@@ -110,20 +110,15 @@ fn seal<P: Permutation>(
             associated_data,
             buffer,
         ),
-        // The plan picks medium runs only where the permutation has a narrow
-        // kernel; the guard, constant for the others, lets the compiler
-        // drop their copy of this path.
+        #[cfg(elephant_x86)]
+        Path::Medium => seal_with::<P, { plan::MEDIUM_RUN }, { window_for(plan::MEDIUM_RUN) }>(
+            expanded_key,
+            nonce,
+            associated_data,
+            buffer,
+        ),
         #[cfg(elephant_batch)]
-        Path::Medium if P::narrow_batch().is_some() => {
-            seal_with::<P, { plan::MEDIUM_RUN }, { window_for(plan::MEDIUM_RUN) }>(
-                expanded_key,
-                nonce,
-                associated_data,
-                buffer,
-            )
-        }
-        #[cfg(elephant_batch)]
-        Path::Medium | Path::Long => seal_with::<P, RUN_BLOCKS, { window_for(RUN_BLOCKS) }>(
+        Path::Long => seal_with::<P, RUN_BLOCKS, { window_for(RUN_BLOCKS) }>(
             expanded_key,
             nonce,
             associated_data,
@@ -195,9 +190,9 @@ fn open<P: Permutation>(
             plan.hold_keystream,
         ),
         // Opening does its terms and keystream in one wide run, which
-        // medium runs would not beat.
+        // medium runs would not beat: the plan gives it no medium path.
         #[cfg(elephant_batch)]
-        Path::Medium | Path::Long => open_with::<P, RUN_BLOCKS, { window_for(RUN_BLOCKS) }>(
+        _ => open_with::<P, RUN_BLOCKS, { window_for(RUN_BLOCKS) }>(
             expanded_key,
             nonce,
             associated_data,

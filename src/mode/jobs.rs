@@ -54,6 +54,26 @@ impl Jobs {
         }
     }
 
+    /// [`Self::of`] for a message and an `N ‖ A` under two blocks each (the
+    /// packets that go in lockstep), by comparisons: a few instructions
+    /// where the divisions take a dozen, for jobs counted anew at each of
+    /// the lockstep's stages.
+    #[inline(always)]
+    pub(super) fn of_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> Self {
+        let whole = usize::from(message_len >= P::BLOCK_SIZE);
+        let jobs = Self {
+            keystream: usize::from(message_len > 0) + usize::from(message_len > P::BLOCK_SIZE),
+            terms: 1 + whole,
+            associated_data: 1 + usize::from(NONCE_SIZE + associated_data_len >= P::BLOCK_SIZE),
+            whole,
+        };
+        debug_assert!(
+            message_len < 2 * P::BLOCK_SIZE && NONCE_SIZE + associated_data_len < 2 * P::BLOCK_SIZE
+        );
+        debug_assert_eq!(jobs, Self::of::<P>(associated_data_len, message_len));
+        jobs
+    }
+
     /// Nothing to do.
     pub(super) const NONE: Self = Self {
         keystream: 0,

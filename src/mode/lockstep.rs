@@ -1,8 +1,8 @@
 //! Short messages in lockstep: the multi-message call's fast path for
 //! packets of a block or two.
 //!
-//! A short message is a fixed, tiny schedule of permutations, the same for
-//! every such packet: sealing is the keystream (with the term of the
+//! A short message's walk ([`super::jobs`]) is a fixed, tiny schedule, the
+//! same for every such packet: sealing is the keystream (with the term of the
 //! second block of `nonce ‖ associated data`, if any), then the
 //! ciphertext's tag terms, then the tag; opening is the tag terms, then the
 //! tag with the keystream. The general scheduler ([`super::schedule`])
@@ -18,9 +18,15 @@
 //! [`Packed`] for why).
 //!
 //! Which packets qualify ([`fits`]) depends on their lengths only, which
-//! are public; everything else is the same work for every packet.
+//! are public; everything else is the same work for every packet. Counts
+//! and offsets are within a wave and a packet's two blocks: plain arithmetic.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "offsets within packets of two blocks at most, counts up to a wave"
+)]
 
 use super::NONCE_SIZE;
+use super::jobs::Jobs;
 use super::run::Run;
 use super::schedule::{Message, TagSlot};
 use super::tag::{self, padded_block_at};
@@ -123,7 +129,7 @@ fn word_of(bytes: &[u8]) -> u64 {
     let len = bytes.len();
     let quarter = |at: usize| {
         bytes
-            .get(at..at.saturating_add(4))
+            .get(at..at + 4)
             .and_then(|four| <[u8; 4]>::try_from(four).ok())
             .map_or(0, |four| u64::from(u32::from_le_bytes(four)))
     };
@@ -134,10 +140,10 @@ fn word_of(bytes: &[u8]) -> u64 {
         0
     } else if len >= 4 {
         // Two overlapping halves: the bytes they share are equal.
-        let last = len.saturating_sub(4);
+        let last = len - 4;
         quarter(0) | up(quarter(last), last)
     } else {
-        let (middle, last) = (len / 2, len.saturating_sub(1));
+        let (middle, last) = (len / 2, len - 1);
         byte(0) | up(byte(middle), middle) | up(byte(last), last)
     }
 }
@@ -146,7 +152,7 @@ fn word_of(bytes: &[u8]) -> u64 {
 /// none at the end).
 #[inline(always)]
 fn word_at(bytes: &[u8], index: usize) -> u64 {
-    let from = index.saturating_mul(WORD);
+    let from = index * WORD;
     let rest = bytes.get(from..).unwrap_or_default();
     word_of(rest.get(..WORD).unwrap_or(rest))
 }
@@ -204,7 +210,7 @@ impl Packed {
         // Shifts by less than 64 each (the high word goes up by 1, then by
         // 63 - 8 × offset): no check for 64 or more.
         let shift = bits(offset);
-        let back = 63u32.saturating_sub(shift);
+        let back = 63 - shift;
         let join =
             |low: u64, high: u64| low.wrapping_shr(shift) | high.wrapping_shl(1).wrapping_shl(back);
         let [a, b, c, d] = self.0;
@@ -216,9 +222,9 @@ impl Packed {
     #[inline(always)]
     fn after_nonce(self) -> Self {
         const { assert!(NONCE_SIZE > WORD && NONCE_SIZE < 2 * WORD) };
-        let bytes = NONCE_SIZE.saturating_sub(WORD);
+        let bytes = NONCE_SIZE - WORD;
         let [a, b, c, _] = self.0;
-        let join = |low: u64, high: u64| down(low, WORD.saturating_sub(bytes)) | up(high, bytes);
+        let join = |low: u64, high: u64| down(low, WORD - bytes) | up(high, bytes);
         Self([0, join(0, a), join(a, b), join(b, c)])
     }
 
@@ -228,7 +234,7 @@ impl Packed {
     fn store(self, to: &mut [u8]) {
         debug_assert!(to.len() <= PACKED);
         let mut put = |index: usize, word: u64| {
-            let from = index.saturating_mul(WORD);
+            let from = index * WORD;
             let rest = to.get_mut(from..).unwrap_or_default();
             let len = rest.len().min(WORD);
             let bytes = word.to_le_bytes();
@@ -250,7 +256,7 @@ impl Packed {
         debug_assert!(block.len() <= PACKED);
         let mut apply = |index: usize, word: u64| {
             let word = word & keep;
-            let from = index.saturating_mul(WORD);
+            let from = index * WORD;
             let rest = block.get_mut(from..).unwrap_or_default();
             let len = rest.len().min(WORD);
             let bytes = first_mut(rest, len);
@@ -274,50 +280,32 @@ impl Packed {
 /// message and its `nonce ‖ associated data ‖ 01` take at most
 /// [`MAX_BLOCKS`] blocks each.
 pub(crate) fn fits<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
-    let limit = MAX_BLOCKS.saturating_mul(P::BLOCK_SIZE);
-    message_len < limit && NONCE_SIZE.saturating_add(associated_data_len) < limit
+    let limit = MAX_BLOCKS * P::BLOCK_SIZE;
+    message_len < limit && NONCE_SIZE + associated_data_len < limit
 }
 
-/// A packet's blocks (public: from its lengths).
-#[derive(Clone, Copy)]
-struct Shape {
-    /// Keystream blocks, `⌈|M| / block⌉`.
-    keystream: usize,
-    /// Ciphertext tag terms, `1 + ⌊|M| / block⌋` (the padding).
-    terms: usize,
-    /// Whether `nonce ‖ A ‖ 01` takes a second block, whose term is queued
-    /// (the first starts the sum).
-    second_associated_data_block: bool,
+/// A packet's jobs ([`Jobs::of_short`]: public, from its lengths).
+#[inline(always)]
+fn jobs_of<P: Permutation>(message: &Message<'_, P>) -> Jobs {
+    Jobs::of_short::<P>(message.associated_data.len(), message.buffer.len())
 }
 
-impl Shape {
-    /// The blocks of `message`: by comparisons, as its message is under
-    /// two blocks (it [`fits`]; a few instructions where the divisions
-    /// took a dozen, and each stage takes the shape anew).
-    #[inline(always)]
-    fn of<P: Permutation>(message: &Message<'_, P>) -> Self {
-        let len = message.buffer.len();
-        let associated_data_len = message.associated_data.len();
-        debug_assert!(fits::<P>(associated_data_len, len));
-        let full_block = usize::from(len >= P::BLOCK_SIZE);
-        Self {
-            keystream: usize::from(len > 0).saturating_add(usize::from(len > P::BLOCK_SIZE)),
-            terms: full_block.saturating_add(1),
-            second_associated_data_block: NONCE_SIZE.saturating_add(associated_data_len)
-                >= P::BLOCK_SIZE,
-        }
-    }
+/// Whether a packet has a second block of `N ‖ A ‖ 01 ‖ 00…`, whose term
+/// is queued (the first starts the sum).
+#[inline(always)]
+fn second_associated_data_block(jobs: Jobs) -> bool {
+    jobs.associated_data > 1
+}
 
-    /// How many masks past `mask_0` the packet uses: `mask_j` up to the
-    /// last keystream block's `δ` (`mask_keystream`), the last tag term's
-    /// (`mask_{terms + 1}`), and the second associated data block's
-    /// (`mask_1`).
-    #[inline(always)]
-    fn masks(self) -> usize {
-        self.keystream
-            .max(self.terms.saturating_add(1))
-            .max(usize::from(self.second_associated_data_block))
-    }
+/// How many masks past `mask_0` a packet uses: `mask_j` up to the last
+/// keystream block's `δ` (`mask_keystream`), the last tag term's
+/// (`mask_{terms + 1}`), and the second associated data block's
+/// (`mask_1`).
+#[inline(always)]
+fn masks_used(jobs: Jobs) -> usize {
+    jobs.keystream
+        .max(jobs.terms + 1)
+        .max(usize::from(second_associated_data_block(jobs)))
 }
 
 /// The first `count` of `items` (all of them if fewer).
@@ -336,9 +324,7 @@ fn first_mut<T>(items: &mut [T], count: usize) -> &mut [T] {
 /// Block `index` of `buffer` (shorter at its end).
 #[inline(always)]
 fn block_mut<P: Permutation>(buffer: &mut [u8], index: usize) -> &mut [u8] {
-    let rest = buffer
-        .get_mut(index.saturating_mul(P::BLOCK_SIZE)..)
-        .unwrap_or_default();
+    let rest = buffer.get_mut(index * P::BLOCK_SIZE..).unwrap_or_default();
     first_mut(rest, P::BLOCK_SIZE)
 }
 
@@ -376,12 +362,12 @@ fn stream_of<P: Permutation>(expanded_key: &P::Block, masks: usize) -> Packed {
     for (to, from) in bytes.iter_mut().zip(key) {
         *to = *from;
     }
-    let last = P::BLOCK_SIZE.saturating_add(masks);
-    for end in P::BLOCK_SIZE..P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1) {
+    let last = P::BLOCK_SIZE + masks;
+    for end in P::BLOCK_SIZE..P::BLOCK_SIZE + MAX_BLOCKS + 1 {
         if end >= last {
             break;
         }
-        let previous = bytes.get(end.saturating_sub(P::BLOCK_SIZE)..end);
+        let previous = bytes.get(end - P::BLOCK_SIZE..end);
         let byte = P::mask_feedback(previous.unwrap_or_default());
         if let Some(slot) = bytes.get_mut(end) {
             *slot = byte;
@@ -397,7 +383,7 @@ fn first_associated_data_block<P: Permutation>(
     nonce: &[u8; NONCE_SIZE],
     associated_data: &[u8],
 ) -> Packed {
-    let share = P::BLOCK_SIZE.saturating_sub(NONCE_SIZE);
+    let share = P::BLOCK_SIZE - NONCE_SIZE;
     let bytes = first(associated_data, share);
     let mut data = Packed::load(bytes);
     if bytes.len() < share {
@@ -417,7 +403,7 @@ fn mask<P: Permutation>(stream: Packed, index: usize) -> Packed {
 /// `index`, from a packet's mask stream.
 #[inline(always)]
 fn delta<P: Permutation>(stream: Packed, index: usize) -> Packed {
-    mask::<P>(stream, index).xor(mask::<P>(stream, index.saturating_add(1)))
+    mask::<P>(stream, index).xor(mask::<P>(stream, index + 1))
 }
 
 /// Keystream block `index`, `P(N‖0 ⊕ δ_index) ⊕ δ_index`, from its
@@ -472,12 +458,9 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
     /// Room for a wave.
     pub(crate) fn new() -> Self {
         const {
+            assert!(STATES >= WAVE * MAX_PER_STAGE, "a stage fits on the run");
             assert!(
-                STATES >= WAVE.saturating_mul(MAX_PER_STAGE),
-                "a stage fits on the run"
-            );
-            assert!(
-                PACKED >= P::BLOCK_SIZE.saturating_add(MAX_BLOCKS + 1),
+                PACKED > P::BLOCK_SIZE + MAX_BLOCKS,
                 "the stream holds mask_{{MAX_BLOCKS + 1}}"
             );
         }
@@ -499,7 +482,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             let mut count = 0usize;
             for (slot, message) in self.messages.iter_mut().zip(&mut messages) {
                 *slot = Some(message);
-                count = count.saturating_add(1);
+                count += 1;
             }
             if count == 0 {
                 return accept;
@@ -549,19 +532,19 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             .zip(first_mut(&mut self.sums, count));
         for ((message, stream_slot), sum_slot) in entries {
             let Some(message) = message else { continue };
-            let shape = Shape::of(message);
-            let stream = stream_of::<P>(message.expanded_key, shape.masks());
+            let jobs = jobs_of(message);
+            let stream = stream_of::<P>(message.expanded_key, masks_used(jobs));
             let mut sum = first_associated_data_block::<P>(message.nonce, message.associated_data);
             if sealing {
-                queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, shape.keystream);
+                queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, jobs.keystream);
             } else {
-                for_blocks!(shape.terms, |index| {
+                for_blocks!(jobs.terms, |index| {
                     queue_ciphertext_term(&mut self.run, &mut sum, stream, message.buffer, index);
                 });
             }
-            if shape.second_associated_data_block {
+            if second_associated_data_block(jobs) {
                 // Block 1 of `N ‖ A ‖ 01 ‖ 00…`, past the nonce.
-                let start = P::BLOCK_SIZE.saturating_sub(NONCE_SIZE);
+                let start = P::BLOCK_SIZE - NONCE_SIZE;
                 let block = padded_packed::<P>(message.associated_data, start);
                 let mask_1 = mask::<P>(stream, 1);
                 queue(&mut self.run, block.xor(mask_1));
@@ -581,15 +564,15 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             .zip(first_mut(&mut self.sums, count));
         for ((message, stream), sum) in entries {
             let Some(message) = message else { continue };
-            let shape = Shape::of(message);
+            let jobs = jobs_of(message);
             let stream = Packed(*stream);
-            for_blocks!(shape.keystream, |index| {
+            for_blocks!(jobs.keystream, |index| {
                 if let Some(permuted) = self.run.take() {
                     let block = block_mut::<P>(message.buffer, index);
                     keystream::<P>(permuted, stream, index).xor_onto(block, u64::MAX);
                 }
             });
-            if shape.second_associated_data_block {
+            if second_associated_data_block(jobs) {
                 if let Some(term) = self.run.take() {
                     *sum = Packed(*sum).xor(Packed::load(term.as_ref())).0;
                 }
@@ -603,7 +586,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
         for ((message, stream), sum_slot) in entries {
             let Some(message) = message else { continue };
             let (stream, mut sum) = (Packed(*stream), Packed(*sum_slot));
-            for_blocks!(Shape::of(message).terms, |index| {
+            for_blocks!(jobs_of(message).terms, |index| {
                 queue_ciphertext_term(&mut self.run, &mut sum, stream, message.buffer, index);
             });
             *sum_slot = sum.0;
@@ -619,13 +602,11 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             .zip(first_mut(&mut self.sums, count));
         for (message, sum_slot) in entries {
             let Some(message) = message else { continue };
-            let shape = Shape::of(message);
+            let jobs = jobs_of(message);
             let terms = if sealing {
-                shape.terms
+                jobs.terms
             } else {
-                shape
-                    .terms
-                    .saturating_add(usize::from(shape.second_associated_data_block))
+                jobs.terms + usize::from(second_associated_data_block(jobs))
             };
             let mut sum = Packed(*sum_slot);
             for _ in 0..terms {
@@ -646,7 +627,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             // L is the stream's first block.
             queue(&mut self.run, Packed(*sum).xor(mask::<P>(stream, 0)));
             if !sealing {
-                let blocks = Shape::of(message).keystream;
+                let blocks = jobs_of(message).keystream;
                 queue_keystream::<P, STATES>(&mut self.run, message.nonce, stream, blocks);
             }
         }
@@ -679,7 +660,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
             let Some(message) = message.take() else {
                 continue;
             };
-            let shape = Shape::of(&message);
+            let jobs = jobs_of(&message);
             let stream = Packed(*stream);
             let mut accept = 0;
             if let (Some(permuted), TagSlot::Open(received)) = (self.run.take(), message.tag) {
@@ -687,7 +668,7 @@ impl<'p, P: Permutation, const WAVE: usize, const STATES: usize> Lockstep<'p, P,
                 accept = tag::accept_mask::<P>(&mut expected, received);
             }
             let keep = u64::from_ne_bytes([accept; WORD]);
-            for_blocks!(shape.keystream, |index| {
+            for_blocks!(jobs.keystream, |index| {
                 if let Some(permuted) = self.run.take() {
                     let block = block_mut::<P>(message.buffer, index);
                     keystream::<P>(permuted, stream, index).xor_onto(block, keep);
@@ -711,8 +692,8 @@ fn queue_ciphertext_term<P: Permutation, const N: usize>(
     ciphertext: &[u8],
     index: usize,
 ) {
-    let masks = mask::<P>(stream, index).xor(mask::<P>(stream, index.saturating_add(2)));
-    let block = padded_packed::<P>(ciphertext, index.saturating_mul(P::BLOCK_SIZE));
+    let masks = mask::<P>(stream, index).xor(mask::<P>(stream, index + 2));
+    let block = padded_packed::<P>(ciphertext, index * P::BLOCK_SIZE);
     queue(run, block.xor(masks));
     *sum = sum.xor(masks);
 }

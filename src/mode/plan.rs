@@ -24,13 +24,13 @@ pub(crate) const SHORT_RUN: usize = 8;
 
 /// Run length for sealing a medium message where the permutation has a
 /// narrow kernel of this many blocks ([`Permutation::narrow_batch`]).
-#[cfg(elephant_batch)]
+#[cfg(any(all(test, elephant_batch), elephant_x86))]
 pub(super) const MEDIUM_RUN: usize = 64;
 
 /// Permutations a medium message may need at most: three runs of
 /// [`MEDIUM_RUN`], three narrow calls where [`RUN_BLOCKS`] would take two
 /// wide ones (keystream, then tag terms) that each cost about two.
-#[cfg(elephant_batch)]
+#[cfg(elephant_x86)]
 const MEDIUM_PERMUTATIONS: usize = 3 * MEDIUM_RUN;
 
 /// Which driver takes a single message. Builds without batch kernels
@@ -46,8 +46,9 @@ pub(crate) enum Path {
     /// The walk on a run of [`SHORT_RUN`] blocks.
     #[cfg(elephant_batch)]
     Short,
-    /// The walk on runs of [`MEDIUM_RUN`] blocks (sealing only).
-    #[cfg(elephant_batch)]
+    /// The walk on runs of [`MEDIUM_RUN`] blocks (sealing only; the narrow
+    /// kernels it is for are x86's).
+    #[cfg(elephant_x86)]
     Medium,
     /// The walk on runs of [`RUN_BLOCKS`].
     #[cfg(elephant_batch)]
@@ -112,9 +113,10 @@ impl Plan {
 
 /// [`Plan::single`]'s driver.
 #[inline(always)]
-// The one-block mode has one path whatever the lengths.
+// Without narrow kernels the path depends on `short` only, and the
+// one-block mode has one path whatever the lengths.
 #[cfg_attr(
-    not(elephant_batch),
+    not(elephant_x86),
     allow(unused_variables, clippy::extra_unused_type_parameters)
 )]
 fn path<P: Permutation>(
@@ -129,14 +131,12 @@ fn path<P: Permutation>(
     }
     #[cfg(not(elephant_batch))]
     return Path::OneBlock;
-    #[cfg(elephant_batch)]
-    if short {
-        Path::Short
-    } else if sealing && is_medium::<P>(associated_data_len, message_len) {
-        Path::Medium
-    } else {
-        Path::Long
+    #[cfg(elephant_x86)]
+    if !short && sealing && is_medium::<P>(associated_data_len, message_len) {
+        return Path::Medium;
     }
+    #[cfg(elephant_batch)]
+    if short { Path::Short } else { Path::Long }
 }
 
 /// Whether opening on `path` holds its keystream ([`Plan::hold_keystream`]):
@@ -162,22 +162,24 @@ fn holds_keystream<P: Permutation>(
             SHORT_RUN,
             MaskWindow::<P, { window_for(SHORT_RUN) }>::reach_from(0),
         ),
-        Path::Medium | Path::Long => fits(
+        Path::Long => fits(
             RUN_BLOCKS,
             MaskWindow::<P, { window_for(RUN_BLOCKS) }>::reach_from(0),
         ),
+        #[cfg(elephant_x86)]
+        Path::Medium => false,
         #[cfg(feature = "rayon")]
         Path::Parallel => false,
     }
 }
 
-/// Whether `path` is [`Path::Medium`] (builds without batch kernels have
+/// Whether `path` is [`Path::Medium`] (builds without narrow kernels have
 /// no such path).
-#[cfg_attr(not(elephant_batch), allow(unused_variables))]
+#[cfg_attr(not(elephant_x86), allow(unused_variables))]
 fn is_medium_path(path: Path) -> bool {
-    #[cfg(elephant_batch)]
+    #[cfg(elephant_x86)]
     return path == Path::Medium;
-    #[cfg(not(elephant_batch))]
+    #[cfg(not(elephant_x86))]
     false
 }
 
@@ -205,7 +207,7 @@ fn is_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> b
 /// tag terms of the message and those of the nonce and AD fit in
 /// [`MEDIUM_PERMUTATIONS`]. (Opening does its terms and keystream in one
 /// wide run, which narrow runs would not beat.)
-#[cfg(elephant_batch)]
+#[cfg(elephant_x86)]
 fn is_medium<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
     let message_blocks = message_len.div_ceil(P::BLOCK_SIZE);
     let header_blocks = associated_data_len
@@ -231,6 +233,17 @@ pub(crate) const WAVE: usize = 256;
 /// Few packets whose blocks all fit in one run of this length: a short
 /// run (and a shallow stack to clear), as a short single-message call.
 pub(crate) const SHORT_BATCH_RUN: usize = 32;
+
+/// Blocks each call of a [`Scheduler::Small`] may put into a step (the
+/// span of its mask window): half a run, so that a few long messages still
+/// fill the run as a single-message call does.
+#[cfg(elephant_batch)]
+pub(crate) const SMALL_CALL_BLOCKS: usize = RUN_BLOCKS / 2;
+
+/// Blocks each call of a [`Scheduler::Large`] may put into a step: few, so
+/// that its slot stays small; the other messages fill the run.
+#[cfg(elephant_batch)]
+pub(crate) const LARGE_CALL_BLOCKS: usize = 16;
 
 /// Which configuration of the general scheduler takes a multi-message
 /// call's packets that do not go in lockstep.

@@ -3,29 +3,31 @@
 //!
 //! There the permutation takes one block per call whatever the mode does,
 //! so the per-call core's scheduling ([`Call`]) buys nothing and costs its
-//! bookkeeping and its state. This walks the blocks in order instead, on
-//! the same pieces (the mask window, the tag sum, the message buffer) and
-//! one state of its own: block `j`'s keystream, then its ciphertext's tag
-//! term and the associated data's. Opening takes the tag terms first and
-//! the keystream after the verdict, written through the verdict's mask as
-//! [`Call`] does.
+//! bookkeeping and its state. This orders the walk's jobs ([`super::jobs`])
+//! by block index instead, on the same pieces (the mask window, the tag
+//! sum, the message buffer) and one state of its own: block `j`'s
+//! keystream, then its ciphertext's tag term and the associated data's.
+//! Opening takes the tag terms first and the keystream after the verdict,
+//! written through the verdict's mask as [`Call`] does.
 //!
 //! Every permutation is called from [`seal`] or [`open`] itself, between
 //! a step that fills the state and one that takes the result (functions
 //! of their own, which have returned by then): the deepest stack of a call
-//! is its own frame and the permutation's, nothing in between. On a
-//! Cortex-M4 that took the firmware benchmark's peak stack without the
-//! clearing from 456 to 392 bytes (Dumbo) and from 632 to 568 (Delirium;
-//! 464 since its kernel keeps one state), and the stack cleared after a
-//! call is that much shallower.
+//! is its own frame and the permutation's, nothing in between, and so is
+//! the stack cleared after it (DESIGN.md, "Stack clearing").
 //!
 //! [`RUN_BLOCKS`]: super::RUN_BLOCKS
 //! [`Call`]: super::Call
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "block offsets of a message within the length limits, checked at the entry"
+)]
 
 use super::data::Data;
+use super::jobs::Jobs;
 use super::keystream::copied_in;
 use super::masks::MaskWindow;
-use super::tag::{self, TagSum, padded_block_at, padded_blocks};
+use super::tag::{self, TagSum, padded_block_at};
 use super::xor::{copy_by_u32s, xor_by_u32s, zip_u32s};
 use super::{NONCE_SIZE, TagOf, window_for};
 use crate::permutation::Permutation;
@@ -79,7 +81,7 @@ impl<P: Permutation> Walk<P> {
     /// `N‖0 ⊕ mask_index ⊕ mask_{index+1}`.
     #[inline(never)]
     fn keystream_input(&mut self, nonce: &[u8; NONCE_SIZE], index: usize) {
-        self.masks.prepare(index, index.saturating_add(1));
+        self.masks.prepare(index, index + 1);
         let masks = self.masks.keystream_masks(index);
         let state = self.state.as_mut();
         zip_u32s(
@@ -97,7 +99,7 @@ impl<P: Permutation> Walk<P> {
     /// was where it is 0.
     #[inline(never)]
     fn keystream_output(&mut self, data: &mut Data<'_>, index: usize, accept: u8) {
-        let start = index.saturating_mul(P::BLOCK_SIZE);
+        let start = index * P::BLOCK_SIZE;
         let masks = self.masks.keystream_masks(index);
         data.xor_block(start, self.state.as_mut(), masks, accept);
     }
@@ -108,11 +110,11 @@ impl<P: Permutation> Walk<P> {
     /// `mask_index` for the associated data; `m` goes into the sum.
     #[inline(never)]
     fn term_input(&mut self, (bytes, padded): (&[u8], bool), index: usize, ciphertext: bool) {
-        self.masks.prepare(index, index.saturating_add(1));
+        self.masks.prepare(index, index + 1);
         let state = self.state.as_mut();
         let mask = self.masks.mask(index);
         if ciphertext {
-            let other = self.masks.mask(index.saturating_add(2));
+            let other = self.masks.mask(index + 2);
             zip_u32s(
                 state,
                 [mask, other],
@@ -134,20 +136,18 @@ impl<P: Permutation> Walk<P> {
 
     /// Adds the tag terms of index `index` to the sum: block `index` of
     /// the padded ciphertext and of `N ‖ A ‖ 01 ‖ 00…` (past block 0, which
-    /// started the sum), where they exist.
+    /// started the sum), where `jobs` has them.
     #[inline(always)]
-    fn add_terms(&mut self, index: usize, ciphertext: &[u8], associated_data: &[u8]) {
-        if index < padded_blocks::<P>(ciphertext.len()) {
-            let start = index.saturating_mul(P::BLOCK_SIZE);
+    fn add_terms(&mut self, jobs: &Jobs, index: usize, ciphertext: &[u8], associated_data: &[u8]) {
+        if index < jobs.terms {
+            let start = index * P::BLOCK_SIZE;
             self.term_input(padded_block_at::<P>(ciphertext, start), index, true);
             P::permute(&mut self.state);
             self.sum.add(self.state.as_ref());
         }
-        if index >= 1 && index < associated_data_blocks::<P>(associated_data) {
+        if index >= 1 && index < jobs.associated_data {
             // Block `index` of `N ‖ A`, past the nonce.
-            let start = index
-                .saturating_mul(P::BLOCK_SIZE)
-                .saturating_sub(NONCE_SIZE);
+            let start = index * P::BLOCK_SIZE - NONCE_SIZE;
             self.term_input(padded_block_at::<P>(associated_data, start), index, false);
             P::permute(&mut self.state);
             self.sum.add(self.state.as_ref());
@@ -166,17 +166,6 @@ impl<P: Permutation> Walk<P> {
     }
 }
 
-/// Padded blocks of `N ‖ A`.
-fn associated_data_blocks<P: Permutation>(associated_data: &[u8]) -> usize {
-    padded_blocks::<P>(NONCE_SIZE.saturating_add(associated_data.len()))
-}
-
-/// The indices the tag terms take: the padded ciphertext blocks of a
-/// message of `message_len` bytes, and those of `N ‖ A`.
-fn term_indices<P: Permutation>(message_len: usize, associated_data: &[u8]) -> usize {
-    padded_blocks::<P>(message_len).max(associated_data_blocks::<P>(associated_data))
-}
-
 /// Encrypts the buffer (input side to output side) and returns the tag.
 #[inline(always)]
 pub(super) fn seal<P: Permutation>(
@@ -188,15 +177,14 @@ pub(super) fn seal<P: Permutation>(
     let mut data = Data::InPlace(copied_in(buffer));
     let mut walk = Walk::<P>::new();
     walk.begin(expanded_key, nonce, associated_data);
-    let message_len = data.read().len();
-    let keystream_blocks = message_len.div_ceil(P::BLOCK_SIZE);
-    for index in 0..term_indices::<P>(message_len, associated_data) {
-        if index < keystream_blocks {
+    let jobs = Jobs::of::<P>(associated_data.len(), data.read().len());
+    for index in 0..jobs.terms.max(jobs.associated_data) {
+        if index < jobs.keystream {
             walk.keystream_input(nonce, index);
             P::permute(&mut walk.state);
             walk.keystream_output(&mut data, index, 0xff);
         }
-        walk.add_terms(index, data.read(), associated_data);
+        walk.add_terms(&jobs, index, data.read(), associated_data);
     }
     walk.tag(expanded_key)
 }
@@ -215,16 +203,16 @@ pub(super) fn open<P: Permutation>(
     let mut data = Data::in_place_or_not(buffer);
     let mut walk = Walk::<P>::new();
     walk.begin(expanded_key, nonce, associated_data);
-    let message_len = data.read().len();
-    for index in 0..term_indices::<P>(message_len, associated_data) {
-        walk.add_terms(index, data.read(), associated_data);
+    let jobs = Jobs::of::<P>(associated_data.len(), data.read().len());
+    for index in 0..jobs.terms.max(jobs.associated_data) {
+        walk.add_terms(&jobs, index, data.read(), associated_data);
     }
     let mut expected = walk.tag(expanded_key);
     let accept = tag::accept_mask::<P>(&mut expected, received);
     // The keystream starts over at mask_0, and runs whatever the verdict:
     // only what it writes depends on it.
     walk.masks.restart(expanded_key);
-    for index in 0..message_len.div_ceil(P::BLOCK_SIZE) {
+    for index in 0..jobs.keystream {
         walk.keystream_input(nonce, index);
         P::permute(&mut walk.state);
         walk.keystream_output(&mut data, index, accept);
@@ -276,7 +264,7 @@ mod tests {
                     let mut sealed = plaintext.clone();
                     let tag = seal::<P>(&key, &nonce, &ad, sealed.as_mut_slice().into());
                     let mut batched = plaintext.clone();
-                    let expected = super::super::seal_with::<P, 8, { window_for(8) }>(
+                    let expected = crate::mode::seal_with::<P, 8, { window_for(8) }>(
                         &key,
                         &nonce,
                         &ad,
