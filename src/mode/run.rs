@@ -25,7 +25,7 @@ pub(crate) struct Run<P: Permutation, const N: usize> {
     queued: usize,
     /// How many results were taken back since the last evaluation.
     taken: usize,
-    /// Results kept at the front across steps ([`Self::hold_taken`]).
+    /// Results kept at the front across steps ([`Self::hold_front`]).
     held: usize,
     /// How many slots ever held secrets, for [`Drop`].
     used: usize,
