@@ -252,6 +252,15 @@ mod tests {
         sealing: bool,
         message_len: usize,
     ) -> usize {
+        steps_holding::<P, N, W>(sealing, false, message_len)
+    }
+
+    /// [`steps_in`], opening with the keystream held if `hold`.
+    fn steps_holding<P: Permutation, const N: usize, const W: usize>(
+        sealing: bool,
+        hold: bool,
+        message_len: usize,
+    ) -> usize {
         let key = P::Block::default();
         let mut data = vec![0u8; message_len];
         let tag = TagOf::<P>::default();
@@ -262,7 +271,7 @@ mod tests {
         if sealing {
             call.begin_seal(&key, &nonce, &ad, buffer);
         } else {
-            call.begin_open(&key, &nonce, &ad, buffer, &tag, false);
+            call.begin_open(&key, &nonce, &ad, buffer, &tag, hold);
         }
         let mut run = Run::<P, N>::new();
         let mut steps = 0;
@@ -290,6 +299,25 @@ mod tests {
         // 40 bytes: two keystream blocks, three tag terms (the padding
         // block among them) and the tag, one at a time.
         assert_eq!(steps::<Spongent160, 1>(true, 40), 6);
+    }
+
+    /// Opening holds its keystream on the run exactly when the plan finds
+    /// that its walk fits in one step: two steps then, the terms with the
+    /// keystream, and the tag alone (one wide batch, not two). The KATs
+    /// and the API tests check what it writes, through `decrypt`.
+    #[cfg(elephant_batch)]
+    #[test]
+    fn opening_holds_its_keystream_when_its_walk_fits_one_step() {
+        const N: usize = RUN_BLOCKS;
+        const W: usize = window_for(RUN_BLOCKS);
+        let holds = |len| Plan::single::<Spongent160>(false, 5, len).hold_keystream;
+        assert!(holds(16) && holds(1_500));
+        assert!(!holds(16_384));
+        assert!(!Plan::single::<Spongent160>(true, 5, 1_500).hold_keystream);
+        assert_eq!(steps_holding::<Spongent160, N, W>(false, true, 1_500), 2);
+        // 1,500 bytes: 75 keystream blocks, 76 terms and one block of
+        // `N ‖ A`; 2,600 bytes (130 + 131 + 1) no longer fit one run.
+        assert!(!holds(2_600));
     }
 
     /// Sealing in medium runs gives the ciphertext and tag of the wide
