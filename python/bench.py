@@ -15,9 +15,9 @@ machine hits all of them alike.
 Usage, with the package and ``cryptography`` installed:
 
     python python/bench.py                # the tables
-    python python/bench.py --write-data   # and benchmarks/data/python*.csv
+    python python/bench.py --write-data   # and tools/bench-report/data/python*.csv
 
-then ``cargo run --manifest-path bench-report/Cargo.toml`` regenerates
+then ``cargo run --manifest-path tools/bench-report/Cargo.toml`` regenerates
 BENCHMARKS.md from the data files.
 """
 
@@ -45,7 +45,7 @@ CIPHERS = {
     "AES-128-GCM": lambda: AESGCM(os.urandom(16)),
 }
 
-DATA = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "data"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "tools" / "bench-report" / "data"
 
 
 def single(name, size):
@@ -163,7 +163,7 @@ def main():
     parser.add_argument(
         "--write-data",
         action="store_true",
-        help="also write the figures into benchmarks/data/python*.csv",
+        help="also write the figures into tools/bench-report/data/python*.csv",
     )
     args = parser.parse_args()
     cases = {}

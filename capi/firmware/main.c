@@ -1,13 +1,13 @@
 /*
- * The C API on a Cortex-M4 (QEMU mps2-an386), measured as firmware/bench
- * measures the Rust library: executed instructions of one-shot encryption
- * (key setup included, no associated data) of 16 and 128 bytes, through
- * elephant_<instance>_encrypt in place, read from CMSDK timer 0 under
- * `-icount shift=10` (25 MHz: an instruction is 1024 / 40 ticks), less the
- * cost of an empty measurement; peak stack by painting 4 KiB below the
- * call site. Checks the official KAT (Count = 529: 16-byte message, no
- * AD) and a decryption per instance, then prints a table and exits
- * through semihosting with the status.
+ * The C API on a Cortex-M4 (QEMU mps2-an386), measured as
+ * tools/firmware/bench measures the Rust library: executed instructions of
+ * one-shot encryption (key setup included, no associated data) of 16 and
+ * 128 bytes, through elephant_<instance>_encrypt in place, read from CMSDK
+ * timer 0 under `-icount shift=10` (25 MHz: an instruction is 1024 / 40
+ * ticks), less the cost of an empty measurement; peak stack by painting
+ * 4 KiB below the call site. Checks the official KAT (Count = 529: 16-byte
+ * message, no AD) and a decryption per instance, then prints a table and
+ * exits through semihosting with the status.
  */
 #include <stddef.h>
 #include <stdint.h>

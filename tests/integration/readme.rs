@@ -93,8 +93,8 @@ fn links_are_absolute_and_point_at_the_package_repository() {
 fn repository_commands_stay_out_of_the_front_page() {
     for command in [
         ".ci/run",
-        "ct-check/run",
-        "bench-report/run",
+        "tools/ct-check/run",
+        "tools/bench-report/run",
         "fuzz run",
         "miri",
     ] {
@@ -106,24 +106,21 @@ fn repository_commands_stay_out_of_the_front_page() {
 }
 
 // The figures: every number the README, SECURITY.md and the API docs quote
-// from a measurement is computed here from `benchmarks/data`, and
+// from a measurement is computed here from `tools/bench-report/data`, and
 // BENCHMARKS.md and its charts are rendered from it, so that a stale copy
-// fails this test.
+// fails this test. The reading and the rendering are the report tool's
+// library (`tools/bench-report`, a dev-dependency).
 
-#[allow(dead_code)]
-#[path = "../../benchmarks/report.rs"]
-mod report;
-
-use report::Table;
+use elephant_bench_report::{self as report, Table};
 use std::path::Path;
 
 fn data() -> Vec<Table> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/data");
-    report::load(&dir).unwrap_or_else(|e| panic!("benchmarks/data: {e}"))
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(report::DATA);
+    report::load(&dir).unwrap_or_else(|e| panic!("{}: {e}", report::DATA))
 }
 
 fn table<'a>(tables: &'a [Table], name: &str) -> &'a Table {
-    report::find(tables, name).unwrap_or_else(|| panic!("no benchmarks/data/{name}.csv"))
+    report::find(tables, name).unwrap_or_else(|| panic!("no {}/{name}.csv", report::DATA))
 }
 
 fn number(table: &Table, row: &str, column: &str) -> f64 {
@@ -159,8 +156,8 @@ fn assert_quotes(document: &str, text: &str, expected: &str) {
     assert!(
         words(text).contains(&words(expected)),
         "{document} no longer quotes the benchmark data: expected {expected:?} \
-         (figures live in benchmarks/data; the report: `cargo run --manifest-path \
-         bench-report/Cargo.toml`)"
+         (figures live in tools/bench-report/data; the report: `cargo run --manifest-path \
+         tools/bench-report/Cargo.toml`)"
     );
 }
 
@@ -173,14 +170,14 @@ const FIRMWARE_CORES: [&str; 4] = ["cortex-m4", "cortex-m33", "cortex-m0", "rv32
 fn benchmarks_report_and_charts_are_generated_from_the_data() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tables = data();
-    let mut expected = vec![("BENCHMARKS.md".to_string(), report::benchmarks_md(&tables))];
+    let mut expected = vec![(report::REPORT.to_string(), report::benchmarks_md(&tables))];
     expected.extend(report::charts(&tables));
     for (file, text) in expected {
         let committed = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
         assert!(
             committed == text,
-            "{file} is not what benchmarks/data gives: run `cargo run --manifest-path \
-             bench-report/Cargo.toml` and commit the result"
+            "{file} is not what tools/bench-report/data gives: run `cargo run --manifest-path \
+             tools/bench-report/Cargo.toml` and commit the result"
         );
     }
 }
