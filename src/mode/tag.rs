@@ -246,7 +246,7 @@ pub(super) fn accept_mask<P: Permutation>(expected: &mut TagOf<P>, received: &Ta
 /// The one place where the outcome of a tag comparison becomes a value the
 /// caller may branch on (and learns anyway). The compiler may make this a
 /// branch, the only one on a secret-derived value:
-/// `ct-check/verdict.supp` names this function, so keep the conversion
+/// `tools/ct-check/verdict.supp` names this function, so keep the conversion
 /// here.
 #[inline(never)]
 pub(crate) fn verdict(accept: u8) -> Result<()> {
@@ -256,7 +256,7 @@ pub(crate) fn verdict(accept: u8) -> Result<()> {
 /// [`verdict`], running `then` only if it is `Ok`: for a long message on
 /// all cores (feature `rayon`), whose parts decrypt in place only after the
 /// tag matched. A branch on the verdict, in a function that
-/// `ct-check/verdict.supp` names.
+/// `tools/ct-check/verdict.supp` names.
 #[cfg(feature = "rayon")]
 #[inline(never)]
 pub(crate) fn verdict_then(accept: u8, then: impl FnOnce()) -> Result<()> {

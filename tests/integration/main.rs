@@ -14,5 +14,4 @@ mod kat;
 mod kat_files;
 mod long_messages;
 mod properties;
-mod readme;
 mod stream;

@@ -1,10 +1,15 @@
+//! The documents against the repository: the README's examples and
+//! links, and every figure the docs quote against the benchmark data
+//! (`tools/bench-report`). A test binary of its own, left out of the
+//! published crate, which ships neither the data nor the tools.
+//!
 //! The README is shown on the repository, on crates.io and (as the crate's
 //! front page) on docs.rs, and people copy its code from all three. Rustdoc
 //! tests that its examples compile and run; these tests keep out what would
 //! work in rustdoc only: hidden `#` lines, feature `cfg` wrappers,
 //! intra-doc links, relative links, and the repository's own commands.
 
-const README: &str = include_str!("../../README.md");
+const README: &str = include_str!("../README.md");
 
 /// The Rust code blocks of the README, each as its lines.
 fn rust_blocks() -> Vec<Vec<&'static str>> {
@@ -408,13 +413,13 @@ fn security_and_api_docs_quote_the_data() {
     let cleared = |call: &str| number(stack, call, "cleared (KiB)");
     let small = cleared("many messages: up to 16");
     let largest = largest_batch_clearing(&tables);
-    let batch_docs = include_str!("../../src/batch.rs");
+    let batch_docs = include_str!("../src/batch.rs");
     assert_quotes(
         "src/batch.rs",
         batch_docs,
         &format!("at most {small} KiB for up to 16 packets and {largest} KiB for more"),
     );
-    let security = include_str!("../../SECURITY.md");
+    let security = include_str!("../SECURITY.md");
     for (call, what) in [
         (
             "one message of up to 8 blocks (Dumbo and Jumbo)",
@@ -449,7 +454,7 @@ fn security_and_api_docs_quote_the_data() {
 #[test]
 fn security_names_the_private_reporting_channel() {
     let repository = env!("CARGO_PKG_REPOSITORY");
-    let security = include_str!("../../SECURITY.md");
+    let security = include_str!("../SECURITY.md");
     assert_quotes(
         "SECURITY.md",
         security,
