@@ -1,4 +1,12 @@
 //! The buffer a message is read from and written to.
+//!
+//! Offsets are those of blocks in the buffer, whose length is checked
+//! against the limits at the entry: their arithmetic cannot overflow, and
+//! is plain.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "offsets in the buffer are bounded by the length limits (see the module doc)"
+)]
 
 use super::keystream::copied_in;
 use super::xor::zip_u32s;
@@ -54,7 +62,7 @@ impl<'a> Data<'a> {
         let word_accept = u32::from_ne_bytes([accept; 4]);
         match self {
             Data::InPlace(data) => {
-                let end = start.saturating_add(permuted.len()).min(data.len());
+                let end = (start + permuted.len()).min(data.len());
                 if let Some(block) = data.get_mut(start..end) {
                     zip_u32s(
                         block,
@@ -70,7 +78,7 @@ impl<'a> Data<'a> {
                 // once: the plaintext goes into `permuted` first, then
                 // over the output where the tag matched (the output
                 // rewritten with its own bytes where it did not).
-                let end = start.saturating_add(permuted.len()).min(buffer.len());
+                let end = (start + permuted.len()).min(buffer.len());
                 let range = start..end;
                 let input = buffer.get_in().get(range.clone()).unwrap_or_default();
                 zip_u32s(

@@ -1,5 +1,12 @@
 //! The keystream: block `j` is `P(N‖0 ⊕ δ_j) ⊕ δ_j` with
 //! `δ_j = mask_j ⊕ mask_{j+1}`, XORed into the message.
+//!
+//! Block counts come from slice lengths and the block size: their
+//! arithmetic cannot overflow, and is plain.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "block counts of slices and the block size (see the module doc)"
+)]
 
 use super::NONCE_SIZE;
 use super::masks::MaskWindow;
@@ -42,7 +49,7 @@ pub(super) fn queue_blocks<P: Permutation, const N: usize, const W: usize>(
     let states = run.push_slots(count);
     // Window `j` starts with `mask_{index+j}`, and `mask_{index+j+1}` starts
     // at its second byte.
-    let windows = stream.windows(P::BLOCK_SIZE.saturating_add(1));
+    let windows = stream.windows(P::BLOCK_SIZE + 1);
     let items = states
         .iter_mut()
         .zip(windows)
@@ -62,10 +69,10 @@ pub(super) fn apply_blocks<P: Permutation, const N: usize, const W: usize>(
     blocks: &mut [u8],
     accept: u8,
 ) {
-    let count = blocks.len().checked_div(P::BLOCK_SIZE).unwrap_or_default();
+    let count = blocks.len() / P::BLOCK_SIZE;
     let stream = masks.stream(index, count);
     let results = run.take_slots(count);
-    let windows = stream.windows(P::BLOCK_SIZE.saturating_add(1));
+    let windows = stream.windows(P::BLOCK_SIZE + 1);
     let items = blocks
         .chunks_exact_mut(P::BLOCK_SIZE)
         .zip(results.iter())

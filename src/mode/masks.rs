@@ -6,6 +6,14 @@
 //! keeps the part of the stream that its blocks in flight need, from the
 //! oldest block whose tag term is not yet queued to a run ahead, and
 //! slides it forward as it goes: each byte is produced once per call.
+//!
+//! Mask indices are blocks of lengths checked against the limits at the
+//! entry, and offsets in the window are at most `W`: their arithmetic
+//! cannot overflow, and is plain.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "mask indices are bounded by the length limits, offsets by W (see the module doc)"
+)]
 
 use super::xor::copy_by_u32s;
 use crate::permutation::Permutation;
@@ -66,10 +74,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     /// The first index past the masks this window can hold (with their
     /// [`LOOKAHEAD`]) once it starts at `oldest`.
     pub(super) fn reach_from(oldest: usize) -> usize {
-        oldest
-            .saturating_add(W)
-            .saturating_sub(P::BLOCK_SIZE.saturating_add(LOOKAHEAD))
-            .saturating_add(1)
+        oldest + (W - P::BLOCK_SIZE - LOOKAHEAD) + 1
     }
 
     /// Makes `mask_i` (and its [`LOOKAHEAD`]) readable for every `i` in
@@ -83,10 +88,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
             self.slide_to(oldest);
         }
         // The stream up to mask `end − 1` and its lookahead.
-        let wanted = end
-            .saturating_sub(self.base)
-            .saturating_add(P::BLOCK_SIZE.saturating_add(LOOKAHEAD - 1))
-            .min(W);
+        let wanted = (end - self.base + P::BLOCK_SIZE + LOOKAHEAD - 1).min(W);
         // Firmware keeps the byte loop, its smaller code (and no `u128`s).
         if cfg!(elephant_batch) {
             self.extend_by_words(wanted);
@@ -101,6 +103,10 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     /// (a byte at a time while the window holds less stream than the
     /// farthest tap needs: Jumbo's first three bytes after a slide,
     /// Dumbo's first seven).
+    ///
+    /// On the 64-bit path only: it slices the window (`position` and
+    /// `wanted` are at most `W`, to which [`Self::prepare`] caps them),
+    /// panicking on a broken invariant.
     fn extend_by_words(&mut self, wanted: usize) {
         // Only Jumbo's and Dumbo's taps reach past a mask (a constant
         // test): Delirium keeps the loop it had.
@@ -112,11 +118,11 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
         // The taps come from the stream's last bytes kept in registers: read
         // back from the window, words that span the bytes just stored would
         // wait for those stores.
-        let mut recent = Recent::before(self.bytes.get(..position).unwrap_or_default());
+        let mut recent = Recent::before(&self.bytes[..position]);
         while position < wanted {
             let new = P::feedback_word(|back| recent.word(back));
             let bytes = new.to_le_bytes();
-            let step_end = position.saturating_add(Self::STEP);
+            let step_end = position + Self::STEP;
             // A whole step is a copy of a fixed length; the last one of a
             // call may be shorter.
             let end = step_end.min(wanted);
@@ -126,8 +132,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
             ) {
                 (Some(slots), Some(new)) if end == step_end => slots.copy_from_slice(new),
                 _ => {
-                    let slots = self.bytes.get_mut(position..end).unwrap_or_default();
-                    slots
+                    self.bytes[position..end]
                         .iter_mut()
                         .zip(bytes)
                         .for_each(|(to, from)| *to = from);
@@ -145,7 +150,7 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
         for position in self.filled..wanted {
             let mask = self
                 .bytes
-                .get(position.saturating_sub(P::BLOCK_SIZE)..position)
+                .get(position - P::BLOCK_SIZE..position)
                 .unwrap_or_default();
             let byte = P::mask_feedback(mask);
             if let Some(slot) = self.bytes.get_mut(position) {
@@ -175,24 +180,19 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
 
     /// Moves the bytes from stream index `oldest` on to the front.
     fn slide_to(&mut self, oldest: usize) {
-        let shift = oldest.saturating_sub(self.base);
-        let kept = self.filled.saturating_sub(shift);
+        let shift = oldest - self.base;
+        let kept = self.filled - shift;
         // On 64-bit targets a `memmove`: the window is hundreds of bytes
         // (against a loop of eight-byte words: DESIGN.md, "The mode's block
         // work"). Firmware, whose window is a few blocks, keeps
         // a byte loop, which links no panic; it runs ascending, so it is
         // right where the bytes kept overlap their new place.
-        debug_assert!(
-            shift.saturating_add(kept) <= W,
-            "the kept bytes lie in the window"
-        );
+        debug_assert!(shift + kept <= W, "the kept bytes lie in the window");
         #[cfg(elephant_batch)]
-        if shift.saturating_add(kept) <= self.bytes.len() {
-            self.bytes.copy_within(shift..shift.saturating_add(kept), 0);
-        }
+        self.bytes.copy_within(shift..shift + kept, 0);
         #[cfg(not(elephant_batch))]
         for to in 0..kept {
-            let byte = self.bytes.get(to.saturating_add(shift)).copied();
+            let byte = self.bytes.get(to + shift).copied();
             if let (Some(slot), Some(byte)) = (self.bytes.get_mut(to), byte) {
                 *slot = byte;
             }
@@ -221,29 +221,27 @@ impl<P: Permutation, const W: usize> MaskWindow<P, W> {
     /// [`LOOKAHEAD`], which [`Self::prepare`] made readable: `mask_{index+j}`
     /// is bytes `j .. j + BLOCK_SIZE` of it (so it is `count + BLOCK_SIZE +
     /// LOOKAHEAD − 1` bytes long, or empty for no masks), for the loops
-    /// over many blocks.
+    /// over many blocks (on the 64-bit path only: it slices the window,
+    /// panicking on a broken invariant).
     #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn stream(&self, index: usize, count: usize) -> &[u8] {
         if count == 0 {
             return &[];
         }
-        let start = index.wrapping_sub(self.base);
-        let end = start
-            .wrapping_add(count)
-            .wrapping_add(P::BLOCK_SIZE.wrapping_add(LOOKAHEAD - 1));
-        let bytes = self.bytes.get(start..end);
+        let start = index - self.base;
+        let end = start + count + P::BLOCK_SIZE + LOOKAHEAD - 1;
         debug_assert!(
-            bytes.is_some() && end <= self.filled,
+            end <= self.filled,
             "masks {index}.. ({count}) were prepared"
         );
-        bytes.unwrap_or_default()
+        &self.bytes[start..end]
     }
 
     /// `mask_index` and `mask_{index+1}`, whose XOR `δ_index` masks
     /// keystream block `index`.
     #[cfg_attr(elephant_batch, inline(always))]
     pub(super) fn keystream_masks(&self, index: usize) -> [&[u8]; 2] {
-        [self.mask(index), self.mask(index.saturating_add(1))]
+        [self.mask(index), self.mask(index + 1)]
     }
 
     /// Clears every byte that ever held a mask.
@@ -268,14 +266,15 @@ struct Recent {
 impl Recent {
     /// The last 32 bytes of `stream` (zeros before its start).
     #[cfg_attr(elephant_batch, inline(always))]
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "64-bit path only: the tail is at most 32 bytes of `stream`"
+    )]
     fn before(stream: &[u8]) -> Self {
         let mut bytes = [0u8; 32];
-        let tail = stream.get(stream.len().saturating_sub(32)..);
-        let tail = tail.unwrap_or_default();
-        let start = 32usize.saturating_sub(tail.len());
-        if let Some(to) = bytes.get_mut(start..) {
-            to.copy_from_slice(tail);
-        }
+        // The last 32 bytes, or all of a shorter stream.
+        let tail = &stream[stream.len() - stream.len().min(32)..];
+        bytes[32 - tail.len()..].copy_from_slice(tail);
         let (low, high) = bytes.split_at(16);
         let half = |half: &[u8]| u128::from_le_bytes(half.try_into().unwrap_or_default());
         let recent = Self {
@@ -289,12 +288,15 @@ impl Recent {
     /// The eight stream bytes from `back` (1 to 32) bytes before the next
     /// one; lanes that would reach past the newest byte are zero.
     #[cfg_attr(elephant_batch, inline(always))]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "back is 1 to 32 (checked in debug builds): the shift is at most 248 bits"
+    )]
     fn word(&self, back: usize) -> u64 {
+        debug_assert!((1..=32).contains(&back), "1 to 32 bytes back");
         // Bit offset of that byte in the 256-bit number (a constant after
         // inlining, so one of the branches below).
-        let shift = u32::try_from(32usize.saturating_sub(back))
-            .unwrap_or(0)
-            .wrapping_mul(8);
+        let shift = 8 * (32 - back) as u32;
         let bits = if shift >= 128 {
             self.high.wrapping_shr(shift.wrapping_sub(128))
         } else if shift == 0 {
@@ -308,7 +310,6 @@ impl Recent {
     /// Appends the low `count` (1 to 8) bytes of `new`.
     #[cfg_attr(elephant_batch, inline(always))]
     #[expect(
-        clippy::arithmetic_side_effects,
         clippy::cast_possible_truncation,
         reason = "count is 1 to 8 (checked in debug builds): 8 times it is at most 64"
     )]
@@ -382,7 +383,7 @@ mod tests {
             while end + 3 * W / 2 < 4 * W {
                 // Trail by 0..7 indices, and ask for 1..the whole reach.
                 step += 1;
-                oldest = end.saturating_sub(step % 8).max(oldest);
+                oldest = (end - (step % 8).min(end)).max(oldest);
                 let reach = MaskWindow::<P, W>::reach_from(oldest);
                 end = (end + 1 + step * 7 % (reach - end)).min(reach);
                 window.prepare(oldest, end);

@@ -6,6 +6,13 @@
 //! mask, and the parts' sums are XORed into the call that holds the
 //! associated data and the tag. The output is bit for bit that of the
 //! one-core path.
+//!
+//! Part counts and sizes come from the buffer's length, checked against the
+//! limits at the entry: their arithmetic cannot overflow, and is plain.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "part counts and sizes are bounded by the length limits (see the module doc)"
+)]
 
 extern crate alloc;
 
@@ -69,7 +76,7 @@ impl<P: Permutation> Drop for PartMasks<P> {
 
 /// Bytes per part: whole blocks, so only the last part holds the padding.
 fn part_bytes<P: Permutation>() -> usize {
-    PART_BLOCKS.saturating_mul(P::BLOCK_SIZE)
+    PART_BLOCKS * P::BLOCK_SIZE
 }
 
 /// Runs one part's call on this core (in a frame whose stack is cleared
@@ -115,7 +122,7 @@ pub(super) fn encrypt<P: Permutation>(
             .zip(starts.masks.par_iter())
             .enumerate()
             .map(|(index, (part, first_mask))| {
-                let last = index.saturating_add(1) == parts;
+                let last = index + 1 == parts;
                 run_part::<P>(first_mask, nonce, Part::Seal(part), last)
             }),
     );
@@ -145,7 +152,7 @@ pub(super) fn decrypt<P: Permutation>(
             .zip(starts.masks.par_iter())
             .enumerate()
             .map(|(index, (part, first_mask))| {
-                let last = index.saturating_add(1) == parts;
+                let last = index + 1 == parts;
                 run_part::<P>(first_mask, nonce, Part::Verify(part), last)
             }),
     );
@@ -160,7 +167,7 @@ pub(super) fn decrypt<P: Permutation>(
             .zip(starts.masks.par_iter())
             .enumerate()
             .for_each(|(index, (part, first_mask))| {
-                let last = index.saturating_add(1) == parts;
+                let last = index + 1 == parts;
                 run_part::<P>(first_mask, nonce, Part::Decrypt(part), last);
             });
     })

@@ -1,4 +1,11 @@
 //! The tag: padding, the running sum `T`, finalisation, and the verdict.
+//!
+//! Block counts, indices and byte offsets come from lengths checked against
+//! the limits at the entry: their arithmetic cannot overflow, and is plain.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "block counts and offsets are bounded by the length limits (see the module doc)"
+)]
 
 use super::masks::MaskWindow;
 use super::run::Run;
@@ -15,16 +22,14 @@ use zeroize::Zeroize;
 /// How many blocks `len` bytes take once padded with `01 ‖ 00…`: the
 /// padding always adds the `01` byte, so `1 + ⌊len / block⌋`.
 pub(super) fn padded_blocks<P: Permutation>(len: usize) -> usize {
-    len.checked_div(P::BLOCK_SIZE)
-        .unwrap_or_default()
-        .saturating_add(1)
+    len / P::BLOCK_SIZE + 1
 }
 
 /// The block of `data ‖ 01 ‖ 00…` that starts at byte `start`, as the
 /// bytes of `data` in it and whether it is the padded last one (then its
 /// `01` byte follows those bytes).
 pub(super) fn padded_block_at<P: Permutation>(data: &[u8], start: usize) -> (&[u8], bool) {
-    match data.get(start..start.saturating_add(P::BLOCK_SIZE)) {
+    match data.get(start..start + P::BLOCK_SIZE) {
         Some(block) => (block, false),
         None => (data.get(start..).unwrap_or_default(), true),
     }
@@ -105,7 +110,7 @@ impl<P: Permutation> TagSum<P> {
     ) {
         let mask_a = masks.mask(index);
         let mask_b = if ciphertext {
-            masks.mask(index.saturating_add(2))
+            masks.mask(index + 2)
         } else {
             &[]
         };
@@ -131,21 +136,24 @@ impl<P: Permutation> TagSum<P> {
         blocks: &[u8],
         index: usize,
     ) {
-        let count = blocks.len().checked_div(P::BLOCK_SIZE).unwrap_or_default();
+        let count = blocks.len() / P::BLOCK_SIZE;
         if count == 0 {
             return;
         }
         let stream = masks.stream(index, count);
         let states = run.push_slots(count);
-        let windows = stream.windows(P::BLOCK_SIZE.saturating_add(2));
+        let windows = stream.windows(P::BLOCK_SIZE + 2);
         let items = states
             .iter_mut()
             .zip(blocks.chunks_exact(P::BLOCK_SIZE))
             .zip(windows)
             .map(|((state, block), window)| (state.as_mut(), block, window));
         xor_blocks_from_stream(items, P::BLOCK_SIZE, 2);
-        let mask_at =
-            |j: usize| window_masks(stream.get(j..).unwrap_or_default(), P::BLOCK_SIZE, 1);
+        #[expect(
+            clippy::indexing_slicing,
+            reason = "64-bit path only: the stream holds masks up to `count` with their lookahead"
+        )]
+        let mask_at = |j: usize| window_masks(&stream[j..], P::BLOCK_SIZE, 1);
         let ((first, second), (last, past)) = (mask_at(0), mask_at(count));
         xor_words(self.sum.as_mut(), true, [first, second, last, past]);
     }
@@ -204,13 +212,13 @@ pub(super) fn tag_from<P: Permutation>(permuted: &P::Block, expanded_key: &P::Bl
     let (permuted, expanded_key) = (permuted.as_ref(), expanded_key.as_ref());
     let word_at = |bytes: &[u8], offset: usize| {
         bytes
-            .get(offset..offset.saturating_add(4))
+            .get(offset..offset + 4)
             .and_then(|word| <[u8; 4]>::try_from(word).ok())
             .map(u32::from_ne_bytes)
     };
     let mut word = |offset: usize| {
         if let (Some(slot), Some(a), Some(b)) = (
-            tag.get_mut(offset..offset.saturating_add(4)),
+            tag.get_mut(offset..offset + 4),
             word_at(permuted, offset),
             word_at(expanded_key, offset),
         ) {

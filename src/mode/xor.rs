@@ -1,6 +1,13 @@
 //! XOR of byte slices a machine word at a time (with AVX-512, the loops over
 //! many blocks a block per masked vector access): the mode's only data
 //! operation besides the permutation, done a few times per block.
+//!
+//! Offsets lie within the slices they index (at most `isize::MAX` bytes)
+//! or a block past them: their arithmetic cannot overflow, and is plain.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are bounded by slice lengths (see the module doc)"
+)]
 
 // The per-block XORs with the mask stream in masked 256-bit accesses.
 #[cfg(elephant_avx512)]
@@ -16,9 +23,7 @@ const WORD: usize = size_of::<usize>();
 #[cfg_attr(elephant_batch, inline(always))]
 pub(super) fn window_masks(window: &[u8], len: usize, ahead: usize) -> (&[u8], &[u8]) {
     let first = window.get(..len).unwrap_or_default();
-    let later = window
-        .get(ahead..ahead.saturating_add(len))
-        .unwrap_or_default();
+    let later = window.get(ahead..ahead + len).unwrap_or_default();
     (first, later)
 }
 
@@ -73,7 +78,7 @@ pub(super) fn xor_keystream_into<'a, 'b>(
 #[cfg_attr(elephant_batch, inline(always))]
 fn word_at(source: &[u8], offset: usize) -> usize {
     match source
-        .get(offset..offset.wrapping_add(WORD))
+        .get(offset..offset + WORD)
         .and_then(|bytes| <[u8; WORD]>::try_from(bytes).ok())
     {
         Some(bytes) => usize::from_ne_bytes(bytes),
@@ -177,7 +182,7 @@ pub(super) fn zip_u32s<const K: usize>(
         .min(s2.len())
         .min(s3.len());
     let word_at = |s: &[u8], offset: usize| {
-        s.get(offset..offset.wrapping_add(4))
+        s.get(offset..offset + 4)
             .and_then(|bytes| <[u8; 4]>::try_from(bytes).ok())
             .map_or(0, u32::from_ne_bytes)
     };
@@ -188,7 +193,7 @@ pub(super) fn zip_u32s<const K: usize>(
         if opaque {
             core::hint::black_box(());
         }
-        let offset = at.wrapping_mul(4);
+        let offset = at * 4;
         let s = [
             word_at(s0, offset),
             word_at(s1, offset),
@@ -200,12 +205,8 @@ pub(super) fn zip_u32s<const K: usize>(
         };
         *d = word(u32::from_ne_bytes(*d), s).to_ne_bytes();
     }
-    for (at, d) in dst_rest
-        .iter_mut()
-        .take(len.wrapping_sub(whole))
-        .enumerate()
-    {
-        let offset = whole.wrapping_add(at);
+    for (at, d) in dst_rest.iter_mut().take(len - whole).enumerate() {
+        let offset = whole + at;
         let s = [
             byte_at(s0, offset),
             byte_at(s1, offset),
@@ -263,7 +264,7 @@ fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K],
             x ^= word_at(dst_word, 0);
         }
         dst_word.copy_from_slice(&x.to_ne_bytes());
-        offset = offset.saturating_add(WORD);
+        offset += WORD;
     }
     for dst_byte in words.into_remainder() {
         let mut x = 0;
@@ -275,7 +276,7 @@ fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K],
             x ^= *dst_byte;
         }
         *dst_byte = x;
-        offset = offset.saturating_add(1);
+        offset += 1;
     }
 }
 
@@ -292,24 +293,24 @@ fn xor_by_words<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K],
 fn xor_by_pieces<const K: usize>(dst: &mut [u8], keep: bool, sources: [&[u8]; K], mask: u8) {
     let len = dst.len();
     let mut at = 0;
-    while len.saturating_sub(at) >= HALF {
+    while len - at >= HALF {
         xor_piece::<HALF, K>(dst, at, keep, sources, mask);
-        at = at.saturating_add(HALF);
+        at += HALF;
     }
     // Written out, not a loop over the sizes: LLVM did not unroll that.
-    if len.saturating_sub(at) >= 8 {
+    if len - at >= 8 {
         xor_piece::<8, K>(dst, at, keep, sources, mask);
-        at = at.saturating_add(8);
+        at += 8;
     }
-    if len.saturating_sub(at) >= 4 {
+    if len - at >= 4 {
         xor_piece::<4, K>(dst, at, keep, sources, mask);
-        at = at.saturating_add(4);
+        at += 4;
     }
-    if len.saturating_sub(at) >= 2 {
+    if len - at >= 2 {
         xor_piece::<2, K>(dst, at, keep, sources, mask);
-        at = at.saturating_add(2);
+        at += 2;
     }
-    if len.saturating_sub(at) >= 1 {
+    if len - at >= 1 {
         xor_piece::<1, K>(dst, at, keep, sources, mask);
     }
 }
@@ -331,7 +332,7 @@ fn xor_piece<const N: usize, const K: usize>(
     }
     x &= u128::from_ne_bytes([mask; 16]);
     let to = dst
-        .get_mut(at..at.saturating_add(N))
+        .get_mut(at..at + N)
         .and_then(|piece| <&mut [u8; N]>::try_from(piece).ok());
     if let Some(to) = to {
         if keep {
@@ -345,7 +346,7 @@ fn xor_piece<const N: usize, const K: usize>(
 /// of an integer (zeros if `bytes` is shorter, which the callers rule out).
 #[inline(always)]
 fn piece_at<const N: usize>(bytes: &[u8], at: usize) -> u128 {
-    let piece = bytes.get(at..at.saturating_add(N)).unwrap_or_default();
+    let piece = bytes.get(at..at + N).unwrap_or_default();
     match N {
         16 => piece.try_into().map_or(0, u128::from_ne_bytes),
         8 => piece.try_into().map_or(0, |b| u64::from_ne_bytes(b).into()),
@@ -360,7 +361,7 @@ fn piece_at<const N: usize>(bytes: &[u8], at: usize) -> u128 {
 #[inline(always)]
 fn half_at(bytes: &[u8], at: usize) -> [u8; HALF] {
     bytes
-        .get(at..at.saturating_add(HALF))
+        .get(at..at + HALF)
         .and_then(|half| half.try_into().ok())
         .unwrap_or([0; HALF])
 }
@@ -374,7 +375,7 @@ fn half_at(bytes: &[u8], at: usize) -> [u8; HALF] {
 pub(super) fn xor_each_into<'a>(dst: &mut [u8], blocks: impl Iterator<Item = &'a [u8]>) {
     let len = dst.len();
     if cfg!(elephant_batch) && (HALF..=2 * HALF).contains(&len) {
-        let tail = len.saturating_sub(HALF);
+        let tail = len - HALF;
         let (mut head, mut rest) = (half_at(dst, 0), half_at(dst, tail));
         for block in blocks {
             debug_assert_eq!(block.len(), len, "blocks as long as the sum");
