@@ -41,9 +41,19 @@
 // any input: no unwrap, no unchecked indexing or arithmetic. Where an
 // invariant holds by construction, the code says so in a scoped
 // `#[expect(.., reason = ..)]` (with a `debug_assert!` where it can be
-// checked) instead of hiding it behind a silent default. Every `unsafe`
-// block states its safety argument. (Tests, examples and benchmarks are
-// crates of their own: they may panic and index.)
+// checked) instead of hiding it behind a silent default or saturation:
+// - a module whose counts and offsets are bounded by the length limits
+//   checked at the entry (or by slice lengths) says so once, in a line of
+//   its doc and a module-level `#![expect(clippy::arithmetic_side_effects,
+//   reason = ..)]`, and then uses plain operators (saturation only
+//   for a deliberate clamp);
+// - slicing that cannot fail on the 64-bit path may index, panicking on a
+//   broken invariant, under a scoped `#[expect(clippy::indexing_slicing)]`;
+// - code the firmware builds reach keeps `get`: they must link no panic
+//   (`.ci/footprint`); plain arithmetic is fine there, with overflow
+//   checks off in release.
+// Every `unsafe` block states its safety argument. (Tests, examples and
+// benchmarks are crates of their own: they may panic and index.)
 #![deny(
     unsafe_op_in_unsafe_fn,
     clippy::undocumented_unsafe_blocks,
@@ -174,8 +184,12 @@ impl<P: Permutation> Elephant<P> {
         // key overwritten and clears only the rest, with a few stores (a
         // loop would become `memcpy`, and `memclr` the whole block).
         let block = expanded_key.as_mut();
+        #[expect(
+            clippy::arithmetic_side_effects,
+            reason = "`at` is a word's offset in the 16-byte key"
+        )]
         let mut word = |at: usize| {
-            let range = at..at.saturating_add(4);
+            let range = at..at + 4;
             if let (Some(to), Some(from)) = (block.get_mut(range.clone()), key.get(range)) {
                 to.copy_from_slice(from);
             }

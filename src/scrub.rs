@@ -21,6 +21,13 @@
 //! takes is the plan's (`mode::plan`), from public lengths only, and so is
 //! the time the clearing takes. The measured depths: DESIGN.md, "Stack
 //! clearing".
+//!
+//! Depths are constants of at most tens of KiB and offsets lie within a
+//! block: their arithmetic cannot overflow, and is plain.
+#![expect(
+    clippy::arithmetic_side_effects,
+    reason = "depths are small constants, offsets lie within a block (see the module doc)"
+)]
 
 use crate::permutation::Instance;
 use core::hint::black_box;
@@ -152,8 +159,7 @@ impl Depth {
             Depth::OneBlockCall(instance) => one_block_bytes(instance, false),
             Depth::OneBlockKey(instance) => one_block_bytes(instance, true),
             Depth::OneBlockBatch => ONE_BLOCK_BATCH,
-        })
-        .saturating_mul(CHUNK)
+        }) * CHUNK
     }
 }
 
@@ -342,7 +348,7 @@ pub(crate) fn wipe_block(bytes: &mut [u8]) {
     }
     let zero = black_box(0u8);
     let mut word = |offset: usize| {
-        if let Some(word) = bytes.get_mut(offset..offset.saturating_add(4)) {
+        if let Some(word) = bytes.get_mut(offset..offset + 4) {
             word.copy_from_slice(&[zero; 4]);
         } else if let Some(rest) = bytes.get_mut(offset..) {
             // The last one to three bytes (unrolled: at most three).
@@ -385,7 +391,7 @@ const fn chunks(bytes: usize) -> usize {
 /// [`zero_words`]'s count of words for at least `bytes` bytes, in whole
 /// chunks.
 const fn words(bytes: usize) -> usize {
-    chunks(bytes).saturating_mul(CHUNK / 8)
+    chunks(bytes) * (CHUNK / 8)
 }
 
 /// Runs `work`, a rayon task's share of a long call, in a frame of its
