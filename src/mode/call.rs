@@ -407,6 +407,8 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
         }
         let reach = MaskWindow::<P, W>::reach_from(oldest);
         let mut room = run.room();
+        // A kind that is done (or absent: a part's associated data) has its
+        // cursor at or past its end: none of it.
         let mut take = |cursor: usize, end: usize| {
             let count = end.min(reach).saturating_sub(cursor).min(room);
             room -= count;
@@ -425,8 +427,8 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
         } else {
             Job::HeldKeystream
         };
-        // Held keystream goes first, so that its results are at the front
-        // of the run, where they stay.
+        // The keystream first: held, its results then stay at the front of
+        // the run.
         self.queue_keystream_blocks(run, next.keystream, keystream);
         self.log.push(job, next.keystream, keystream);
         self.queue_ciphertext_terms(run, next.terms, terms);
@@ -436,9 +438,9 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
             let data = (self.associated_data, index * P::BLOCK_SIZE - NONCE_SIZE);
             self.sum.queue_term(run, &self.masks, data, index, false);
         }
-        let ad_first = next.associated_data;
+        let first = next.associated_data;
         self.log
-            .push(Job::AssociatedDataTerms, ad_first, associated_data);
+            .push(Job::AssociatedDataTerms, first, associated_data);
         self.next.keystream += keystream;
         self.next.terms += terms;
         self.next.associated_data += associated_data;
