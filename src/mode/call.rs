@@ -181,7 +181,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         }
         self.phase = Phase::Walk;
         self.next = Cursors::START;
-        self.log = SegmentLog::EMPTY;
+        self.log.clear();
         self.accept = 0;
         self.end_phase_if_finished();
     }
@@ -364,7 +364,7 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
     /// Queues the next jobs that are ready, as many as fit on `run` and in
     /// the mask window, and logs them for [`Self::take`].
     pub(crate) fn queue<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        self.log = SegmentLog::EMPTY;
+        self.log.clear();
         match self.phase {
             Phase::Walk => self.queue_walk(run),
             Phase::Tag => {
@@ -515,8 +515,8 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
     /// Takes back the results of what the last [`Self::queue`] put on the
     /// run, segment by segment, as its log says.
     pub(crate) fn take<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        let log = self.log;
-        for &Segment { job, first, count } in log.segments() {
+        for index in 0..self.log.len() {
+            let Segment { job, first, count } = self.log.get(index);
             match job {
                 Job::Keystream => {
                     let accept = if self.sealing { 0xff } else { self.accept };
@@ -532,7 +532,7 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
                 Job::Tag => self.take_tag(run),
             }
         }
-        self.log = SegmentLog::EMPTY;
+        self.log.clear();
         self.end_phase_if_finished();
     }
 

@@ -123,15 +123,24 @@ impl SegmentLog {
     /// Segments per step, at most.
     const CAPACITY: usize = 3;
 
+    /// A segment of no jobs.
+    const EMPTY_SEGMENT: Segment = Segment {
+        job: Job::Tag,
+        first: 0,
+        count: 0,
+    };
+
     /// No segment.
     pub(super) const EMPTY: Self = Self {
-        segments: [Segment {
-            job: Job::Tag,
-            first: 0,
-            count: 0,
-        }; Self::CAPACITY],
+        segments: [Self::EMPTY_SEGMENT; Self::CAPACITY],
         len: 0,
     };
+
+    /// Empties the log (its segments are overwritten as they are logged).
+    #[cfg_attr(elephant_batch, inline(always))]
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+    }
 
     /// Logs `count` jobs from `first` on (none if `count` is 0).
     #[cfg_attr(elephant_batch, inline(always))]
@@ -146,8 +155,17 @@ impl SegmentLog {
         }
     }
 
-    /// The segments logged, in queue order.
-    pub(super) fn segments(&self) -> &[Segment] {
-        self.segments.get(..self.len).unwrap_or_default()
+    /// How many segments are logged.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Segment `index` (in queue order; an empty one past the end).
+    #[cfg_attr(elephant_batch, inline(always))]
+    pub(super) fn get(&self, index: usize) -> Segment {
+        self.segments
+            .get(index)
+            .copied()
+            .unwrap_or(Self::EMPTY_SEGMENT)
     }
 }
