@@ -100,6 +100,25 @@ pub use mode::{MAX_ASSOCIATED_DATA_LEN, MAX_MESSAGE_LEN};
 #[doc(hidden)]
 pub use scrub::depth as stack_clearing;
 
+/// The most blocks one permutation batch of a single-message call of
+/// these lengths holds on this CPU, for the benchmarks (which name the
+/// kernels a call runs: [`Permutation::kernels_for`]): not part of the
+/// API.
+#[doc(hidden)]
+#[must_use]
+pub fn longest_batch<P: Permutation>(
+    sealing: bool,
+    associated_data_len: usize,
+    message_len: usize,
+) -> usize {
+    mode::plan::longest_batch::<P>(
+        permutation::Tiers::detect(),
+        sealing,
+        associated_data_len,
+        message_len,
+    )
+}
+
 /// A key for the instance `C`: 16 bytes for [`Dumbo`], [`Jumbo`] and
 /// [`Delirium`] alike (the same type as `aead::Key<C>`).
 ///

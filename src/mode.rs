@@ -36,7 +36,7 @@ pub(crate) use plan::{BatchPlan, Scheduler, in_lockstep};
 use plan::{Path, Plan};
 pub(crate) use run::Run;
 
-use crate::permutation::Permutation;
+use crate::permutation::{Permutation, Tiers};
 use crate::scrub;
 use aead::Result;
 use aead::array::Array;
@@ -81,7 +81,7 @@ pub(crate) fn encrypt<P: Permutation>(
     associated_data: &[u8],
     buffer: InOutBuf<'_, '_, u8>,
 ) -> Result<TagOf<P>> {
-    let plan = Plan::single::<P>(true, associated_data.len(), buffer.len());
+    let plan = Plan::single::<P>(Tiers::detect(), true, associated_data.len(), buffer.len());
     let result = seal::<P>(plan.path, expanded_key, nonce, associated_data, buffer);
     scrub::clear(plan.depth);
     result
@@ -157,7 +157,7 @@ pub(crate) fn decrypt<P: Permutation>(
     buffer: InOutBuf<'_, '_, u8>,
     tag: &TagOf<P>,
 ) -> Result<()> {
-    let plan = Plan::single::<P>(false, associated_data.len(), buffer.len());
+    let plan = Plan::single::<P>(Tiers::detect(), false, associated_data.len(), buffer.len());
     let result = open::<P>(plan, expanded_key, nonce, associated_data, buffer, tag);
     scrub::clear(plan.depth);
     result
@@ -310,10 +310,11 @@ mod tests {
     fn opening_holds_its_keystream_when_its_walk_fits_one_step() {
         const N: usize = RUN_BLOCKS;
         const W: usize = window_for(RUN_BLOCKS);
-        let holds = |len| Plan::single::<Spongent160>(false, 5, len).hold_keystream;
+        let holds =
+            |len| Plan::single::<Spongent160>(Tiers::detect(), false, 5, len).hold_keystream;
         assert!(holds(16) && holds(1_500));
         assert!(!holds(16_384));
-        assert!(!Plan::single::<Spongent160>(true, 5, 1_500).hold_keystream);
+        assert!(!Plan::single::<Spongent160>(Tiers::detect(), true, 5, 1_500).hold_keystream);
         assert_eq!(steps_holding::<Spongent160, N, W>(false, true, 1_500), 2);
         // 1,500 bytes: 75 keystream blocks, 76 terms and one block of
         // `N ‖ A`; 2,600 bytes (130 + 131 + 1) no longer fit one run.

@@ -3,7 +3,9 @@
 //! The `const fn`s here are the reference definitions (usable in `const`
 //! items); the [`Permutation`] trait ties each one to its block size, tag
 //! size and mask LFSR φ, and gives the mode a batched entry point that
-//! permutes many independent blocks in one call.
+//! permutes many independent blocks in one call, on the tiers a call
+//! detected when it started.
+//!
 
 // Helpers of the AVX-512 kernels of both permutations (Rust 1.89 or newer,
 // like the kernels).
@@ -14,6 +16,7 @@ mod avx512;
 mod backend_check;
 #[cfg(elephant_x86)]
 pub(crate) mod cpu;
+pub(crate) mod tiers;
 // The mode's AVX-512 loops take the same token in their tests.
 #[cfg(all(test, elephant_avx512))]
 pub(crate) use backend_check::avx512_vbmi_or_fail;
@@ -22,6 +25,7 @@ mod spongent;
 
 pub use keccak::keccak_f200;
 pub use spongent::{spongent_pi_160, spongent_pi_176};
+pub(crate) use tiers::Tiers;
 
 /// Every Keccak-f\[200\] batch tier on its own, for the tier benchmarks
 /// only (`RUSTFLAGS="--cfg elephant_bench_tiers"`): not part of the API.
@@ -152,29 +156,41 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     /// This is the entry point for fast backends: handing many blocks over at
     /// once lets them work on several states in parallel.
     fn permute_batch(blocks: &mut [Self::Block]) {
-        for block in blocks {
-            Self::permute(block);
-        }
+        Self::permute_batch_on(Tiers::detect(), blocks);
     }
+
+    /// [`Self::permute_batch`] on the tiers `tiers` (detected when the
+    /// call that permutes started): the mode's entry point.
+    #[doc(hidden)]
+    fn permute_batch_on(tiers: Tiers, blocks: &mut [Self::Block]);
 
     /// The most blocks a batch may have and still cost one call of this
-    /// permutation's narrowest vector kernel on this CPU, where sealing a
-    /// medium message on runs of a multiple of it pays (`None` where it
-    /// does not): the kernel is much cheaper than the widest (Spongent-π),
-    /// or is the widest, so that such runs take as many calls as full ones
-    /// and leave less stack to clear (Keccak-f\[200\] with AVX2).
+    /// permutation's narrowest vector kernel on a CPU with `tiers`, where
+    /// sealing a medium message on runs of a multiple of it pays (`None`
+    /// where it does not): the kernel is much cheaper than the widest
+    /// (Spongent-π), or is the widest, so that such runs take as many calls
+    /// as full ones and leave less stack to clear (Keccak-f\[200\] with
+    /// AVX2).
     #[doc(hidden)]
     #[must_use]
-    fn narrow_batch() -> Option<usize> {
-        None
-    }
+    fn narrow_batch(tiers: Tiers) -> Option<usize>;
 
-    /// The kernels this permutation runs on this CPU, as "single state,
-    /// batch" (e.g. `"pext, AVX2 x256"`: BMI2 `pext` for one block, AVX2
-    /// for a full run's 256 blocks): what the backend selectors pick after
-    /// CPU detection, for benchmarks and diagnostics.
+    /// The fewest blocks a batch needs, on a CPU with `tiers`, to reach a
+    /// kernel of 64 states with each state's parts in vector lanes (a
+    /// deeper frame than one state's), if the CPU has one: the plan clears
+    /// deeper after short calls whose runs may reach it.
+    #[doc(hidden)]
     #[must_use]
-    fn kernels() -> &'static str;
+    fn lanes_batch(tiers: Tiers) -> Option<usize>;
+
+    /// The kernel this permutation runs on this CPU for a batch of
+    /// `blocks` blocks (`kernels_for(1)`: the single state, which
+    /// [`Self::permute`] runs): what the backend selector picks after
+    /// CPU detection, for benchmarks and diagnostics. E.g. `"pext"`,
+    /// `"AVX2 lanes x64"` (64 states with each state's quarters in the
+    /// lanes) or `"AVX2 x256"` (256 states bitsliced).
+    #[must_use]
+    fn kernels_for(blocks: usize) -> &'static str;
 
     /// How far back in the mask stream, from a byte φ appends, lie the
     /// bytes that [`Self::feedback_word`] computes it from. The nearest
@@ -275,16 +291,20 @@ impl Permutation for Spongent160 {
         spongent::backends::permute_one_160(block);
     }
 
-    fn permute_batch(blocks: &mut [Self::Block]) {
-        spongent::backends::permute_160(blocks);
+    fn permute_batch_on(tiers: Tiers, blocks: &mut [Self::Block]) {
+        spongent::backends::permute_160(tiers, blocks);
     }
 
-    fn kernels() -> &'static str {
-        spongent::backends::kernels()
+    fn kernels_for(blocks: usize) -> &'static str {
+        spongent::backends::kernel_160(Tiers::detect(), blocks)
     }
 
-    fn narrow_batch() -> Option<usize> {
-        spongent::backends::narrow_batch_160()
+    fn narrow_batch(tiers: Tiers) -> Option<usize> {
+        spongent::backends::narrow_batch_160(tiers)
+    }
+
+    fn lanes_batch(tiers: Tiers) -> Option<usize> {
+        spongent::backends::lanes_batch_160(tiers)
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {
@@ -322,16 +342,20 @@ impl Permutation for Spongent176 {
         spongent::backends::permute_one_176(block);
     }
 
-    fn permute_batch(blocks: &mut [Self::Block]) {
-        spongent::backends::permute_176(blocks);
+    fn permute_batch_on(tiers: Tiers, blocks: &mut [Self::Block]) {
+        spongent::backends::permute_176(tiers, blocks);
     }
 
-    fn kernels() -> &'static str {
-        spongent::backends::kernels()
+    fn kernels_for(blocks: usize) -> &'static str {
+        spongent::backends::kernel_176(Tiers::detect(), blocks)
     }
 
-    fn narrow_batch() -> Option<usize> {
-        spongent::backends::narrow_batch_176()
+    fn narrow_batch(tiers: Tiers) -> Option<usize> {
+        spongent::backends::narrow_batch_176(tiers)
+    }
+
+    fn lanes_batch(tiers: Tiers) -> Option<usize> {
+        spongent::backends::lanes_batch_176(tiers)
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {
@@ -370,16 +394,20 @@ impl Permutation for Keccak200 {
         keccak::backends::permute_one(block);
     }
 
-    fn permute_batch(blocks: &mut [Self::Block]) {
-        keccak::backends::permute(blocks);
+    fn permute_batch_on(tiers: Tiers, blocks: &mut [Self::Block]) {
+        keccak::backends::permute(tiers, blocks);
     }
 
-    fn kernels() -> &'static str {
-        keccak::backends::kernels()
+    fn kernels_for(blocks: usize) -> &'static str {
+        keccak::backends::kernel(Tiers::detect(), blocks)
     }
 
-    fn narrow_batch() -> Option<usize> {
-        keccak::backends::narrow_batch()
+    fn narrow_batch(tiers: Tiers) -> Option<usize> {
+        keccak::backends::narrow_batch(tiers)
+    }
+
+    fn lanes_batch(tiers: Tiers) -> Option<usize> {
+        keccak::backends::lanes_batch(tiers)
     }
 
     fn mask_feedback(x: &[u8]) -> u8 {
@@ -493,26 +521,31 @@ mod tests {
     }
 
     /// The kernels named are ones the target and CPU allow: portable where
-    /// forced or off x86-64, a vector batch kernel where AVX2 is required.
+    /// forced or off x86-64, a vector batch kernel for a full run where
+    /// AVX2 is required, one state in the one-block mode.
     #[test]
     fn kernels_name_what_the_target_and_cpu_allow() {
-        for kernels in [
-            Spongent160::kernels(),
-            Spongent176::kernels(),
-            Keccak200::kernels(),
-        ] {
-            let (_single, batch) = kernels.split_once(", ").unwrap_or_default();
-            assert!(!batch.is_empty(), "not \"single, batch\": {kernels}");
-            let vector = kernels.contains("AVX") || kernels.contains("pext");
-            if cfg!(not(elephant_x86)) {
-                assert!(!vector, "{kernels}");
-            } else if std::env::var("ELEPHANT_REQUIRE_AVX2").as_deref() == Ok("1") {
-                assert!(batch.starts_with("AVX"), "{kernels}");
-            }
-            if cfg!(not(elephant_batch)) {
-                assert!(kernels.starts_with("soft32"), "{kernels}");
+        for blocks in [1, 2, 8, 9, 64, 65, 256] {
+            for kernel in [
+                Spongent160::kernels_for(blocks),
+                Spongent176::kernels_for(blocks),
+                Keccak200::kernels_for(blocks),
+            ] {
+                let vector = kernel.contains("AVX") || kernel.contains("pext");
+                if cfg!(not(elephant_x86)) {
+                    assert!(!vector, "{kernel}");
+                } else if blocks == 256
+                    && std::env::var("ELEPHANT_REQUIRE_AVX2").as_deref() == Ok("1")
+                {
+                    assert!(kernel.starts_with("AVX"), "{kernel}");
+                }
+                if cfg!(not(elephant_batch)) {
+                    assert!(kernel.starts_with("soft32"), "{kernel}");
+                }
             }
         }
+        // The single state is what `permute` runs, for both Spongent-π.
+        assert_eq!(Spongent160::kernels_for(1), Spongent176::kernels_for(1));
     }
 
     #[test]

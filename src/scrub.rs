@@ -39,7 +39,7 @@ use zeroize::Zeroize;
 #[doc(hidden)]
 pub mod depth {
     use crate::mode::plan::{BatchPlan, Plan};
-    use crate::permutation::Permutation;
+    use crate::permutation::{Permutation, Tiers};
 
     /// After a call whose blocks fit in the mode's short run, Dumbo or
     /// Jumbo (deeper on aarch64, whose one-state NEON Spongent-π kernel
@@ -92,7 +92,7 @@ pub mod depth {
         associated_data_len: usize,
         message_len: usize,
     ) -> usize {
-        Plan::single::<P>(sealing, associated_data_len, message_len)
+        Plan::single::<P>(Tiers::detect(), sealing, associated_data_len, message_len)
             .depth
             .bytes()
     }

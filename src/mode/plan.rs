@@ -5,7 +5,8 @@
 //! The single-message call (`mode::encrypt`, `mode::decrypt`), the
 //! multi-message scheduler (`crate::batch`) and the clearing
 //! (`crate::scrub`) read the plan; none of them decides again. Only public
-//! values go in, so the path a call takes reveals nothing secret.
+//! values go in (lengths, and the CPU's tiers as the permutation layer
+//! reports them), so the path a call takes reveals nothing secret.
 
 #[cfg(elephant_batch)]
 use super::jobs::Jobs;
@@ -14,7 +15,7 @@ use super::masks::MaskWindow;
 #[cfg(elephant_batch)]
 use super::window_for;
 use super::{RUN_BLOCKS, lockstep};
-use crate::permutation::{Instance, Permutation};
+use crate::permutation::{Instance, Permutation, Tiers};
 use crate::scrub::Depth;
 
 /// Run length for short single-message calls, whose blocks fit in one
@@ -22,8 +23,14 @@ use crate::scrub::Depth;
 /// permutations.
 pub(crate) const SHORT_RUN: usize = 8;
 
+/// The most blocks a short call with less than two blocks of message and
+/// associated data together queues in one step (its keystream, or its tag
+/// terms): below that, no lanes kernel is reached
+/// ([`Permutation::lanes_batch`]), and the call clears less.
+const UNDER_TWO_BLOCKS_RUN: usize = 3;
+
 /// Run length for sealing a medium message where the permutation has a
-/// narrow kernel of this many blocks ([`Permutation::narrow_batch`]).
+/// narrow kernel of a width that divides it ([`Permutation::narrow_batch`]).
 #[cfg(any(all(test, elephant_batch), elephant_x86))]
 pub(super) const MEDIUM_RUN: usize = 64;
 
@@ -72,15 +79,16 @@ pub(crate) struct Plan {
 impl Plan {
     /// The plan for sealing (`sealing`) or opening a message of
     /// `message_len` bytes with `associated_data_len` bytes of associated
-    /// data.
+    /// data, on a CPU with `tiers`.
     #[inline(always)]
     pub(crate) fn single<P: Permutation>(
+        tiers: Tiers,
         sealing: bool,
         associated_data_len: usize,
         message_len: usize,
     ) -> Self {
         let short = is_short::<P>(associated_data_len, message_len);
-        let path = path::<P>(sealing, short, associated_data_len, message_len);
+        let path = path::<P>(tiers, sealing, short, associated_data_len, message_len);
         Self {
             path,
             #[cfg(elephant_batch)]
@@ -98,17 +106,56 @@ impl Plan {
                 Depth::LongCall
             } else if P::ID == Instance::Delirium {
                 Depth::ShortCallKeccak
-            } else if P::narrow_batch().is_some()
-                && associated_data_len.saturating_add(message_len)
+            } else if P::lanes_batch(tiers).is_some_and(|fewest| {
+                // The most blocks one of the call's runs may hold.
+                let longest = if associated_data_len.saturating_add(message_len)
                     >= P::BLOCK_SIZE.saturating_mul(2)
-            {
-                // Runs of 4 blocks or more reach the 64-state kernel.
+                {
+                    SHORT_RUN
+                } else {
+                    UNDER_TWO_BLOCKS_RUN
+                };
+                longest >= fewest
+            }) {
                 Depth::ShortCallLanes
             } else {
                 Depth::ShortCall
             },
         }
     }
+}
+
+/// The most blocks one batch of a single-message call of these lengths
+/// holds on a CPU with `tiers`: its runs' length, or the call's
+/// permutations if fewer (its keystream and tag terms). For the
+/// benchmarks, which name the kernels a call runs.
+pub(crate) fn longest_batch<P: Permutation>(
+    tiers: Tiers,
+    sealing: bool,
+    associated_data_len: usize,
+    message_len: usize,
+) -> usize {
+    let run = match Plan::single::<P>(tiers, sealing, associated_data_len, message_len).path {
+        #[cfg(feature = "rayon")]
+        Path::Parallel => RUN_BLOCKS,
+        #[cfg(not(elephant_batch))]
+        Path::OneBlock => 1,
+        #[cfg(elephant_batch)]
+        Path::Short => SHORT_RUN,
+        #[cfg(elephant_x86)]
+        Path::Medium => MEDIUM_RUN,
+        #[cfg(elephant_batch)]
+        Path::Long => RUN_BLOCKS,
+    };
+    let header_blocks = associated_data_len
+        .saturating_add(super::NONCE_SIZE)
+        .saturating_add(1)
+        .div_ceil(P::BLOCK_SIZE);
+    let permutations = message_len
+        .div_ceil(P::BLOCK_SIZE)
+        .saturating_mul(2)
+        .saturating_add(header_blocks);
+    run.min(permutations)
 }
 
 /// [`Plan::single`]'s driver.
@@ -120,6 +167,7 @@ impl Plan {
     allow(unused_variables, clippy::extra_unused_type_parameters)
 )]
 fn path<P: Permutation>(
+    tiers: Tiers,
     sealing: bool,
     short: bool,
     associated_data_len: usize,
@@ -132,7 +180,7 @@ fn path<P: Permutation>(
     #[cfg(not(elephant_batch))]
     return Path::OneBlock;
     #[cfg(elephant_x86)]
-    if !short && sealing && is_medium::<P>(associated_data_len, message_len) {
+    if !short && sealing && is_medium::<P>(tiers, associated_data_len, message_len) {
         return Path::Medium;
     }
     #[cfg(elephant_batch)]
@@ -208,7 +256,7 @@ fn is_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> b
 /// [`MEDIUM_PERMUTATIONS`]. (Opening does its terms and keystream in one
 /// wide run, which narrow runs would not beat.)
 #[cfg(elephant_x86)]
-fn is_medium<P: Permutation>(associated_data_len: usize, message_len: usize) -> bool {
+fn is_medium<P: Permutation>(tiers: Tiers, associated_data_len: usize, message_len: usize) -> bool {
     let message_blocks = message_len.div_ceil(P::BLOCK_SIZE);
     let header_blocks = associated_data_len
         .saturating_add(super::NONCE_SIZE)
@@ -219,7 +267,7 @@ fn is_medium<P: Permutation>(associated_data_len: usize, message_len: usize) -> 
             .saturating_mul(2)
             .saturating_add(header_blocks)
             <= MEDIUM_PERMUTATIONS
-        && P::narrow_batch().is_some_and(|width| MEDIUM_RUN.checked_rem(width) == Some(0))
+        && P::narrow_batch(tiers).is_some_and(|width| MEDIUM_RUN.checked_rem(width) == Some(0))
 }
 
 /// Messages in flight at once for up to this many packets of a

@@ -8,7 +8,7 @@
 )]
 
 use super::xor::xor_words;
-use crate::permutation::Permutation;
+use crate::permutation::{Permutation, Tiers};
 use zeroize::Zeroize;
 
 /// Up to `N` permutation states: queued, evaluated in one batch, then
@@ -29,6 +29,8 @@ pub(crate) struct Run<P: Permutation, const N: usize> {
     held: usize,
     /// How many slots ever held secrets, for [`Drop`].
     used: usize,
+    /// The CPU's tiers, detected when the run (and so its call) started.
+    tiers: Tiers,
 }
 
 impl<P: Permutation, const N: usize> Run<P, N> {
@@ -41,11 +43,15 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         taken: 0,
         held: 0,
         used: 0,
+        tiers: Tiers::PORTABLE,
     };
 
-    /// An empty run.
+    /// An empty run, on the tiers this CPU has.
     pub(crate) fn new() -> Self {
-        Self::EMPTY
+        Self {
+            tiers: Tiers::detect(),
+            ..Self::EMPTY
+        }
     }
 
     /// How many more states fit before the run must be evaluated.
@@ -112,7 +118,7 @@ impl<P: Permutation, const N: usize> Run<P, N> {
         // held <= queued <= N: states are held only once queued, and queued
         // only with room. A broken invariant panics here, never permutes
         // nothing in silence.
-        P::permute_batch(&mut self.states[self.held..self.queued]);
+        P::permute_batch_on(self.tiers, &mut self.states[self.held..self.queued]);
         self.taken = self.held;
     }
 

@@ -116,6 +116,28 @@ pub(crate) fn check<const N: usize>(
     }
 }
 
+/// Runs `backend` over random batches of each of `lengths` (in one call
+/// each) and compares every block with `reference`.
+pub(crate) fn check_at<const N: usize>(
+    name: &str,
+    lengths: &[usize],
+    reference: fn([u8; N]) -> [u8; N],
+    backend: impl Fn(&mut [[u8; N]]),
+) {
+    let longest = lengths.iter().copied().max().unwrap_or(0);
+    let pool = random_blocks::<N>(longest, N as u64 + 1);
+    let permuted: Vec<_> = pool.iter().map(|b| reference(*b)).collect();
+    for &len in lengths {
+        let mut blocks = pool[..len].to_vec();
+        backend(&mut blocks);
+        let wrong = blocks
+            .iter()
+            .zip(&permuted)
+            .position(|(got, want)| got != want);
+        assert_eq!(wrong, None, "{name}, {len} blocks: block {wrong:?} differs");
+    }
+}
+
 /// The AVX2 token, or `None` if this CPU lacks AVX2; a CI machine known to
 /// have AVX2 sets `ELEPHANT_REQUIRE_AVX2=1`, and then a failed detection
 /// fails the test instead of skipping the AVX2 checks.

@@ -1,7 +1,9 @@
 //! Run-time CPU feature detection, in one place for every permutation: a
 //! backend that needs a feature takes its token, and the token can only be
-//! had from the detection below (its field is private, so `detect` is the
-//! only constructor). Each token is detected once, then cached.
+//! had from the detection below (its field is private, so `detect` and
+//! [`Features`] are the only constructors). Each token is detected once,
+//! then cached; [`Features`] caches them all in one byte, which a call
+//! reads once when it starts (`permutation::Tiers`).
 
 /// Declares a token type that proves the CPU has every feature listed, and
 /// passes the further check named after `and`, if any.
@@ -60,6 +62,83 @@ token! {
     pub(crate) struct Avx512Vbmi by avx512_vbmi_cpuid = [
         "avx2", "avx512f", "avx512vl", "avx512bw", "avx512vbmi", "gfni"
     ];
+}
+
+/// The features every tier needs, detected together (each token once)
+/// and cached in one byte: the set a call reads when it starts.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Features(u8);
+
+impl Features {
+    /// Bits of [`Features`]: detection done, then one per token.
+    const DETECTED: u8 = 0x80;
+    const AVX2: u8 = 1;
+    const PEXT: u8 = 2;
+    #[cfg(elephant_avx512)]
+    const GFNI: u8 = 4;
+    #[cfg(elephant_avx512)]
+    const VBMI: u8 = 8;
+
+    /// No feature (no token can be had from it).
+    pub(super) const NONE: Self = Self(0);
+
+    /// This CPU's features: detected on the first call, then read from
+    /// a cache.
+    #[inline]
+    pub(super) fn detect() -> Self {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        static CACHE: AtomicU8 = AtomicU8::new(0);
+        let cached = CACHE.load(Ordering::Relaxed);
+        if cached & Self::DETECTED != 0 {
+            return Self(cached);
+        }
+        let detected = Self::detect_each();
+        CACHE.store(detected.0, Ordering::Relaxed);
+        detected
+    }
+
+    /// Each token's detection, into one byte.
+    #[cold]
+    fn detect_each() -> Self {
+        let bit = |present: bool, bit: u8| if present { bit } else { 0 };
+        let bits = Self::DETECTED
+            | bit(Avx2::detect().is_some(), Self::AVX2)
+            | bit(FastPext::detect().is_some(), Self::PEXT);
+        // VBMI's token asks for all that GFNI's does, and more.
+        #[cfg(elephant_avx512)]
+        let bits = if Avx512Gfni::detect().is_some() {
+            bits | Self::GFNI | bit(Avx512Vbmi::detect().is_some(), Self::VBMI)
+        } else {
+            bits
+        };
+        Self(bits)
+    }
+
+    /// The AVX2 token, if detected.
+    #[inline(always)]
+    pub(super) fn avx2(self) -> Option<Avx2> {
+        (self.0 & Self::AVX2 != 0).then_some(Avx2(()))
+    }
+
+    /// The fast-`pext` token, if detected.
+    #[inline(always)]
+    pub(super) fn pext(self) -> Option<FastPext> {
+        (self.0 & Self::PEXT != 0).then_some(FastPext(()))
+    }
+
+    /// The AVX-512 + GFNI token, if detected.
+    #[cfg(elephant_avx512)]
+    #[inline(always)]
+    pub(super) fn gfni(self) -> Option<Avx512Gfni> {
+        (self.0 & Self::GFNI != 0).then_some(Avx512Gfni(()))
+    }
+
+    /// The AVX-512 VBMI token, if detected.
+    #[cfg(elephant_avx512)]
+    #[inline(always)]
+    pub(super) fn vbmi(self) -> Option<Avx512Vbmi> {
+        (self.0 & Self::VBMI != 0).then_some(Avx512Vbmi(()))
+    }
 }
 
 cpufeatures::new!(avx512f_cpuid, "avx512f");

@@ -23,8 +23,11 @@
 //!   part of its baseline), from five blocks; below that one state at a
 //!   time in NEON vectors (`neon_one`).
 //!
-//! Every tier is bit-exact with the reference `keccak_f200` and runs in time
-//! independent of the states (only the public number of blocks picks a tier).
+//! The tiers are one table (`tier_table!` below): the selector, the names
+//! of what runs, the narrow width and the tier listing come from it. Every
+//! tier is bit-exact with the reference `keccak_f200` and runs in time
+//! independent of the states (only the public number of blocks and the
+//! CPU's features pick a tier).
 
 // One kernel per file, each built where it can run (the names are set by
 // `build.rs`); the AVX-512 ones need Rust 1.89. `soft32` and
@@ -52,10 +55,10 @@ mod soft32_registers;
 #[cfg_attr(elephant_neon, allow(dead_code))]
 mod soft64;
 
-#[cfg(elephant_x86)]
-use super::super::cpu::Avx2;
+use crate::permutation::Tiers;
 #[cfg(elephant_avx512)]
-use super::super::cpu::{Avx512Gfni, Avx512Vbmi};
+use crate::permutation::cpu::Avx512Vbmi;
+use crate::permutation::tiers::{tier_table, wide_min};
 
 /// From how many blocks the eight-state SWAR form beats one state at a time:
 /// one SWAR pass costs about 1.5 single states, so two blocks already
@@ -81,124 +84,132 @@ const AVX512_MIN_BLOCKS: usize = 33;
 #[cfg(elephant_neon)]
 const NEON_MIN_BLOCKS: usize = 5;
 
-/// Keccak-f\[200\] of one block, by the fastest single-state form: one
-/// vector (`avx512_one`) on CPUs with AVX-512 VBMI and GFNI, three NEON
-/// vectors (`neon_one`) on aarch64, else the portable form.
-pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
+// The tiers, in the order the selector tries them: with AVX-512 VBMI,
+// whole 64-state passes and a last one of 33–63 blocks (fewer left over go
+// on to the tiers below); the 32-state forms (AVX-512VL with GFNI, else
+// AVX2: the narrow batch of CPUs whose widest it is); NEON or SWAR; then
+// one state at a time by the fastest single-state form.
+tier_table! {
+    mod table for [u8; 25];
     #[cfg(elephant_avx512)]
-    if let Some(token) = Avx512Vbmi::detect() {
-        avx512_one::permute_one(token, block);
-        return;
-    }
+    Avx512 "AVX-512 x64": AVX512_MIN_BLOCKS, usize::MAX, vbmi, Wide => prefix avx512_passes;
+    #[cfg(elephant_avx512)]
+    Avx512Narrow "AVX-512VL x32": AVX2_MIN_BLOCKS, usize::MAX, gfni, Wide
+        => all avx512::permute_narrow;
+    #[cfg(elephant_x86)]
+    Avx2 "AVX2 x32": AVX2_MIN_BLOCKS, usize::MAX, avx2, Wide, narrow avx2::AVX2_STATES
+        => all avx2::permute;
     #[cfg(elephant_neon)]
-    neon_one::permute_one(block);
+    Neon "NEON x16": NEON_MIN_BLOCKS, usize::MAX, always, Shallow => all neon_x16;
     #[cfg(all(elephant_batch, not(elephant_neon)))]
-    soft64::permute_one(block);
+    Swar "SWAR x8": SWAR_MIN_BLOCKS, usize::MAX, always, Shallow => all swar_x8;
+    #[cfg(elephant_avx512)]
+    Avx512One "AVX-512 one": 0, usize::MAX, vbmi, Shallow => all avx512_one_each;
+    #[cfg(elephant_neon)]
+    NeonOne "NEON one": 0, usize::MAX, always, Shallow => all neon_one_each;
+    #[cfg(all(elephant_batch, not(elephant_neon)))]
+    Soft64One "soft64 one": 0, usize::MAX, always, Shallow => all soft64_one_each;
     #[cfg(elephant_no_barrel_shifter)]
-    soft32_registers::permute(block);
+    Registers "soft32 registers": 0, usize::MAX, always, Shallow => all registers_each;
     #[cfg(not(any(elephant_batch, elephant_no_barrel_shifter)))]
-    soft32::permute(block);
+    Soft32 "soft32": 0, usize::MAX, always, Shallow => all soft32_each;
 }
 
-/// Keccak-f\[200\] of every block of `blocks`, each independently.
-pub(in crate::permutation) fn permute(blocks: &mut [[u8; 25]]) {
-    #[cfg(elephant_avx512)]
-    let blocks = match (blocks.len() >= AVX2_MIN_BLOCKS)
-        .then(Avx512Gfni::detect)
-        .flatten()
-    {
-        Some(token) => {
-            // Whole 64-state passes (where the CPU has VBMI for their
-            // transposes), and a last one of 33–63 blocks; fewer left over
-            // take the 32-state form, or below 9 the tiers below.
-            let rest = match Avx512Vbmi::detect() {
-                Some(wide_token) => {
-                    let left_over = blocks.len().wrapping_rem(avx512::AVX512_STATES);
-                    let wide = if left_over >= AVX512_MIN_BLOCKS {
-                        blocks.len()
-                    } else {
-                        blocks.len().wrapping_sub(left_over)
-                    };
-                    let (wide, rest) = blocks.split_at_mut(wide);
-                    avx512::permute(wide_token, wide);
-                    rest
-                }
-                None => blocks,
-            };
-            if rest.len() >= AVX2_MIN_BLOCKS {
-                avx512::permute_narrow(token, rest);
-                return;
-            }
-            rest
-        }
-        None => blocks,
-    };
-    #[cfg(elephant_x86)]
-    if blocks.len() >= AVX2_MIN_BLOCKS {
-        if let Some(token) = Avx2::detect() {
-            avx2::permute(token, blocks);
-            return;
-        }
-    }
-    #[cfg(elephant_neon)]
-    if blocks.len() >= NEON_MIN_BLOCKS {
-        neon::permute(blocks);
-        return;
-    }
-    #[cfg(all(elephant_batch, not(elephant_neon)))]
-    if blocks.len() >= SWAR_MIN_BLOCKS {
-        soft64::permute_x8(blocks);
-        return;
-    }
-    permute_each(blocks);
+// No vector kernel takes a short call's batch, on any build.
+const _: () = assert!(wide_min(table::ROWS) > crate::mode::plan::SHORT_RUN);
+
+/// Keccak-f\[200\] of one block: the table's tier for one block (one
+/// vector, `avx512_one`, on CPUs with AVX-512 VBMI and GFNI; three NEON
+/// vectors, `neon_one`, on aarch64; else the portable form).
+#[inline]
+pub(in crate::permutation) fn permute_one(block: &mut [u8; 25]) {
+    table::select_one(Tiers::detect(), block);
 }
 
-/// The states of one pass of the 32-state AVX2 kernel, where it is the
-/// CPU's widest (see [`crate::Permutation::narrow_batch`]): sealing a medium
-/// message on runs of two such passes takes as many passes as full runs
-/// do, with less stack to clear after it.
-pub(in crate::permutation) fn narrow_batch() -> Option<usize> {
-    #[cfg(elephant_avx512)]
-    if Avx512Gfni::detect().is_some() {
-        return None;
-    }
-    #[cfg(elephant_x86)]
-    if Avx2::detect().is_some() {
-        return Some(avx2::AVX2_STATES);
-    }
-    None
+/// Keccak-f\[200\] of every block of `blocks`, each independently, by the
+/// tiers the table picks for this CPU's `tiers`.
+pub(in crate::permutation) fn permute(tiers: Tiers, blocks: &mut [[u8; 25]]) {
+    table::select(tiers, blocks);
 }
 
-/// The kernels that [`permute_one`] and [`permute`] (for a full run of the
-/// mode) run on this CPU, as "single state, batch": the same detection as
-/// those selectors, read in their order.
-pub(in crate::permutation) fn kernels() -> &'static str {
-    #[cfg(elephant_avx512)]
-    if Avx512Gfni::detect().is_some() {
-        return if Avx512Vbmi::detect().is_some() {
-            "AVX-512 one, AVX-512 x64"
-        } else {
-            "soft64 one, AVX-512VL x32"
-        };
-    }
-    #[cfg(elephant_x86)]
-    if Avx2::detect().is_some() {
-        return "soft64 one, AVX2 x32";
-    }
-    if cfg!(elephant_neon) {
-        "NEON one, NEON x16"
-    } else if cfg!(elephant_batch) {
-        "soft64 one, SWAR x8"
-    } else if cfg!(elephant_no_barrel_shifter) {
-        "soft32 registers, soft32 registers"
+/// The states of one pass of the 32-state AVX2 kernel, where a batch of
+/// that many runs it (the CPU's widest; see
+/// [`crate::Permutation::narrow_batch`]): sealing a medium message on runs
+/// of two such passes takes as many passes as full runs do, with less
+/// stack to clear after it.
+pub(in crate::permutation) fn narrow_batch(tiers: Tiers) -> Option<usize> {
+    table::narrow(tiers)
+}
+
+/// The fewest blocks that reach a lanes kernel on this CPU: none here
+/// (see [`crate::Permutation::lanes_batch`]).
+pub(in crate::permutation) fn lanes_batch(tiers: Tiers) -> Option<usize> {
+    table::lanes(tiers)
+}
+
+/// The name of the tier a batch of `blocks` starts with on this CPU.
+pub(in crate::permutation) fn kernel(tiers: Tiers, blocks: usize) -> &'static str {
+    table::name(tiers, blocks)
+}
+
+/// Whole 64-state passes, and a last one of 33–63 blocks: returns the
+/// blocks left over (fewer than 33), for the tiers after this one.
+#[cfg(elephant_avx512)]
+fn avx512_passes(token: Avx512Vbmi, blocks: &mut [[u8; 25]]) -> &mut [[u8; 25]] {
+    let left_over = blocks.len().wrapping_rem(avx512::AVX512_STATES);
+    let wide = if left_over >= AVX512_MIN_BLOCKS {
+        blocks.len()
     } else {
-        "soft32, soft32"
-    }
+        blocks.len().wrapping_sub(left_over)
+    };
+    let (wide, rest) = blocks.split_at_mut(wide);
+    avx512::permute(token, wide);
+    rest
 }
 
-/// One state at a time: the tier for batches too short to fill a wider one.
-fn permute_each(blocks: &mut [[u8; 25]]) {
-    blocks.iter_mut().for_each(permute_one);
+/// The 16-state NEON kernel (NEON is part of the aarch64 baseline).
+#[cfg(elephant_neon)]
+fn neon_x16((): (), blocks: &mut [[u8; 25]]) {
+    neon::permute(blocks);
+}
+
+/// The eight-state SWAR kernel.
+#[cfg(all(elephant_batch, not(elephant_neon)))]
+fn swar_x8((): (), blocks: &mut [[u8; 25]]) {
+    soft64::permute_x8(blocks);
+}
+
+/// The one-vector AVX-512 single state on each block.
+#[cfg(elephant_avx512)]
+fn avx512_one_each(token: Avx512Vbmi, blocks: &mut [[u8; 25]]) {
+    blocks
+        .iter_mut()
+        .for_each(|block| avx512_one::permute_one(token, block));
+}
+
+/// The NEON single state on each block.
+#[cfg(elephant_neon)]
+fn neon_one_each((): (), blocks: &mut [[u8; 25]]) {
+    blocks.iter_mut().for_each(neon_one::permute_one);
+}
+
+/// The portable single state of the batch builds on each block.
+#[cfg(all(elephant_batch, not(elephant_neon)))]
+fn soft64_one_each((): (), blocks: &mut [[u8; 25]]) {
+    blocks.iter_mut().for_each(soft64::permute_one);
+}
+
+/// The single state in registers (cores without a barrel shifter) on
+/// each block.
+#[cfg(elephant_no_barrel_shifter)]
+fn registers_each((): (), blocks: &mut [[u8; 25]]) {
+    blocks.iter_mut().for_each(soft32_registers::permute);
+}
+
+/// The Thumb-2 single state on each block.
+#[cfg(not(any(elephant_batch, elephant_no_barrel_shifter)))]
+fn soft32_each((): (), blocks: &mut [[u8; 25]]) {
+    blocks.iter_mut().for_each(soft32::permute);
 }
 
 /// Every tier on its own, for the tier benchmarks.
@@ -207,57 +218,23 @@ pub mod tiers {
     /// A tier: its name and its batch function.
     pub type Tier = (&'static str, fn(&mut [[u8; 25]]));
 
-    /// The tiers available on this target.
-    pub const ALL: &[Tier] = &[
-        ("one state", super::permute_each),
-        ("one state, portable", one_portable),
-        ("SWAR x8", super::soft64::permute_x8),
-        #[cfg(elephant_x86)]
-        ("AVX2 x32", avx2_x32),
-        #[cfg(elephant_avx512)]
-        ("AVX-512VL x32", avx512_x32),
-        #[cfg(elephant_avx512)]
-        ("AVX-512 x64", avx512_x64),
-    ];
-
-    /// One state at a time by the portable form, whatever the CPU: the
-    /// baseline of the single-state vector kernel that "one state" picks on
-    /// CPUs with AVX-512 VBMI and GFNI.
-    fn one_portable(blocks: &mut [[u8; 25]]) {
-        blocks.iter_mut().for_each(super::soft64::permute_one);
-    }
-
-    /// The AVX2 tier; falls back to the SWAR form on CPUs without AVX2.
-    #[cfg(elephant_x86)]
-    fn avx2_x32(blocks: &mut [[u8; 25]]) {
-        match super::Avx2::detect() {
-            Some(token) => super::avx2::permute(token, blocks),
-            None => super::soft64::permute_x8(blocks),
-        }
-    }
-
-    #[cfg(elephant_avx512)]
-    fn avx512_x32(blocks: &mut [[u8; 25]]) {
-        match super::Avx512Gfni::detect() {
-            Some(token) => super::avx512::permute_narrow(token, blocks),
-            None => avx2_x32(blocks),
-        }
-    }
-
-    #[cfg(elephant_avx512)]
-    fn avx512_x64(blocks: &mut [[u8; 25]]) {
-        match super::Avx512Vbmi::detect() {
-            Some(token) => super::avx512::permute(token, blocks),
-            None => avx512_x32(blocks),
-        }
-    }
+    /// The tiers of this build, each on its own (the selector where the
+    /// CPU lacks its feature; the blocks the 64-state tier leaves go on to
+    /// the selector).
+    pub const ALL: &[Tier] = super::table::ALONE;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::permutation::backend_check::{KECCAK_200_VECTORS, check};
+    use crate::permutation::backend_check::{KECCAK_200_VECTORS, check, check_at};
     use crate::permutation::keccak_f200;
+    use crate::permutation::tiers::boundary_lengths;
+
+    /// One state at a time, by the fastest single-state form.
+    fn permute_each(blocks: &mut [[u8; 25]]) {
+        blocks.iter_mut().for_each(permute_one);
+    }
 
     #[test]
     fn one_state_matches_the_reference() {
@@ -298,24 +275,60 @@ mod tests {
 
     #[test]
     fn dispatcher_matches_the_reference() {
-        check("Keccak-f[200] dispatcher", 64, keccak_f200, permute);
+        let tiers = Tiers::detect();
+        check("Keccak-f[200] dispatcher", 64, keccak_f200, |blocks| {
+            permute(tiers, blocks);
+        });
+    }
+
+    /// Every tier on its own (where this CPU has its feature; the selector
+    /// where not), at and around the bounds of every tier.
+    #[test]
+    fn every_tier_matches_the_reference_at_the_bounds() {
+        let lengths = if cfg!(miri) {
+            vec![1, 9, 33]
+        } else {
+            boundary_lengths(table::ROWS)
+        };
+        for (name, tier) in table::ALONE {
+            check_at(name, &lengths, keccak_f200, tier);
+        }
     }
 
     /// The spec's test values through the dispatcher, at lengths that reach
-    /// every tier.
+    /// every tier at its bounds (and a last 64-state pass of 33–63 blocks
+    /// after whole ones, with 9 and with 8 blocks left over).
     #[test]
     fn spec_test_values() {
-        let lengths: &[usize] = if cfg!(miri) {
-            &[1, 9]
+        let tiers = Tiers::detect();
+        let lengths = if cfg!(miri) {
+            vec![1, 9]
         } else {
-            &[1, 2, 8, 9, 32, 33, 70]
+            let mut lengths = boundary_lengths(table::ROWS);
+            lengths.extend([70, 73, 72, 64 + 40]);
+            lengths
         };
-        for &count in lengths {
+        for &count in &lengths {
             for (input, output) in KECCAK_200_VECTORS {
                 let mut blocks = vec![input; count];
-                permute(&mut blocks);
+                permute(tiers, &mut blocks);
                 assert!(blocks.iter().all(|b| *b == output), "{count} blocks");
             }
+        }
+    }
+
+    /// The names follow the table: the single state for one block, and
+    /// the narrow width only where a batch of it runs the AVX2 kernel.
+    #[test]
+    fn names_and_widths_follow_the_table() {
+        let tiers = Tiers::detect();
+        let single = kernel(tiers, 1);
+        assert!(
+            single.contains("one") || single.starts_with("soft32"),
+            "{single}"
+        );
+        if let Some(width) = narrow_batch(tiers) {
+            assert_eq!(kernel(tiers, width), "AVX2 x32");
         }
     }
 }

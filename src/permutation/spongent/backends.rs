@@ -24,7 +24,10 @@
 //!   bitsliced in NEON vectors, two rounds per pass (`neon`), instead of
 //!   [`soft64`].
 //!
-//! Every tier equals the `const fn` reference bit for bit (see the tests).
+//! The tiers are one table (`tier_table!` below): the selector, the names
+//! of what runs, the narrow width and the tier listing come from it. Every
+//! tier equals the `const fn` reference bit for bit (see the tests), and
+//! only the public number of blocks and the CPU's features pick one.
 
 // One kernel per file, each built where it can run (the names are set by
 // `build.rs`); the AVX-512 ones need Rust 1.89.
@@ -39,16 +42,18 @@ mod neon;
 mod neon_one;
 #[cfg(elephant_x86)]
 mod pext;
-#[cfg(any(test, elephant_bench_tiers, not(elephant_neon)))]
+#[cfg(any(test, not(elephant_neon)))]
 mod soft32;
 #[cfg(elephant_batch)]
 #[cfg_attr(elephant_neon, allow(dead_code))]
 mod soft64;
 
+use crate::permutation::Tiers;
 #[cfg(elephant_avx512)]
-use super::super::cpu::Avx512Vbmi;
+use crate::permutation::cpu::Avx512Vbmi;
 #[cfg(elephant_x86)]
-use super::super::cpu::{Avx2, FastPext};
+use crate::permutation::cpu::FastPext;
+use crate::permutation::tiers::{tier_table, wide_min};
 
 /// Up to this many blocks, one state at a time beats the portable 64-wide
 /// bitsliced kernel (measured with the `spongent_batch` benchmarks).
@@ -105,198 +110,205 @@ const AVX512_LANES_MIN: usize = 4;
 #[cfg(elephant_avx512)]
 const AVX512_LANES_MAX: usize = 64;
 
-/// Spongent-π\[160\] on every block of `blocks`, each independently.
-pub(in crate::permutation) fn permute_160(blocks: &mut [[u8; 20]]) {
+// The tiers of Spongent-π[160], in the order the selector tries them: the
+// 64-state lanes kernels (the narrow batches: a call costs about half of
+// the 256-state AVX-512 kernel's, a third of the AVX2 one's; the AVX2 one
+// where the CPU lacks the AVX-512 tiers), one state at a time with `pext`,
+// the wide kernels, the portable 64-state one, and one state at a time.
+tier_table! {
+    mod t160 for [u8; 20];
     #[cfg(elephant_avx512)]
-    if (AVX512_LANES_MIN..=AVX512_LANES_MAX).contains(&blocks.len()) {
-        if let Some(token) = Avx512Vbmi::detect() {
-            avx512::medium::permute_160(token, blocks);
-            return;
-        }
-    }
+    Avx512Lanes "AVX-512 lanes x64": AVX512_LANES_MIN, AVX512_LANES_MAX, vbmi, Lanes,
+        narrow AVX512_LANES_MAX => all avx512::medium::permute_160;
     #[cfg(elephant_x86)]
-    if (AVX2_MEDIUM_MIN..=AVX2_MEDIUM_MAX).contains(&blocks.len()) {
-        if let Some(token) = avx2_medium() {
-            avx2::medium::permute_160(token, blocks);
-            return;
-        }
-    }
+    Avx2Lanes "AVX2 lanes x64": AVX2_MEDIUM_MIN, AVX2_MEDIUM_MAX, avx2_alone, Lanes,
+        narrow avx2::medium::STATES => all avx2::medium::permute_160;
     #[cfg(elephant_x86)]
-    if blocks.len() <= ONE_STATE_MAX_PEXT_160 {
-        if let Some(token) = FastPext::detect() {
-            blocks
-                .iter_mut()
-                .for_each(|block| pext::permute_160(token, block));
-            return;
-        }
-    }
+    Pext "pext": 0, ONE_STATE_MAX_PEXT_160, pext, Shallow => all pext_each_160;
     #[cfg(elephant_avx512)]
-    if blocks.len() >= AVX512_MIN {
-        if let Some(token) = Avx512Vbmi::detect() {
-            avx512::permute_160(token, blocks);
-            return;
-        }
-    }
+    Avx512 "AVX-512 x256": AVX512_MIN, avx512::NARROW, vbmi, Wide => all avx512_x256_160;
+    #[cfg(elephant_avx512)]
+    Avx512Wide "AVX-512 x512": avx512::NARROW + 1, usize::MAX, vbmi, Wide
+        => all avx512::permute_160;
     #[cfg(elephant_x86)]
-    if blocks.len() >= AVX2_MIN {
-        if let Some(token) = Avx2::detect() {
-            avx2::permute_160(token, blocks);
-            return;
-        }
-    }
+    Avx2 "AVX2 x256": AVX2_MIN, usize::MAX, avx2, Wide => all avx2::permute_160;
     #[cfg(elephant_neon)]
-    if blocks.len() >= NEON_MIN {
-        neon::permute_160(blocks);
-        return;
-    }
+    Neon "NEON x128": NEON_MIN, usize::MAX, always, Wide => all neon_160;
     #[cfg(all(elephant_batch, not(elephant_neon)))]
-    if blocks.len() > ONE_STATE_MAX {
-        blocks.chunks_mut(64).for_each(soft64::permute_160_x64);
-        return;
-    }
-    blocks.iter_mut().for_each(permute_one_160);
-}
-
-/// The batch that one call of the 64-state AVX-512 or AVX2 kernel
-/// serves, where the CPU has it (see [`crate::Permutation::narrow_batch`]):
-/// a call costs about half of the 256-state AVX-512 kernel's, a third of
-/// the AVX2 one's.
-pub(in crate::permutation) fn narrow_batch_160() -> Option<usize> {
-    #[cfg(elephant_avx512)]
-    if Avx512Vbmi::detect().is_some() {
-        return Some(AVX512_LANES_MAX);
-    }
-    narrow_batch_176()
-}
-
-/// [`narrow_batch_160`] for Spongent-π\[176\]: the 64-state AVX2 kernel
-/// (AVX-512 CPUs take its batches to their 256-state kernel).
-pub(in crate::permutation) fn narrow_batch_176() -> Option<usize> {
-    #[cfg(elephant_x86)]
-    if avx2_medium().is_some() {
-        return Some(avx2::medium::STATES);
-    }
-    None
-}
-
-/// AVX2, for its 64-state kernel, where the CPU lacks the AVX-512 tiers
-/// (which take those batches there).
-#[cfg(elephant_x86)]
-fn avx2_medium() -> Option<Avx2> {
-    #[cfg(elephant_avx512)]
-    if Avx512Vbmi::detect().is_some() {
-        return None;
-    }
-    Avx2::detect()
-}
-
-/// Spongent-π\[176\] on every block of `blocks`, each independently.
-pub(in crate::permutation) fn permute_176(blocks: &mut [[u8; 22]]) {
-    #[cfg(elephant_x86)]
-    if (AVX2_MEDIUM_MIN..=AVX2_MEDIUM_MAX).contains(&blocks.len()) {
-        if let Some(token) = avx2_medium() {
-            avx2::medium::permute_176(token, blocks);
-            return;
-        }
-    }
-    #[cfg(elephant_x86)]
-    if blocks.len() <= ONE_STATE_MAX_PEXT_176 {
-        if let Some(token) = FastPext::detect() {
-            blocks
-                .iter_mut()
-                .for_each(|block| pext::permute_176(token, block));
-            return;
-        }
-    }
-    #[cfg(elephant_avx512)]
-    if blocks.len() >= AVX512_MIN {
-        if let Some(token) = Avx512Vbmi::detect() {
-            avx512::permute_176(token, blocks);
-            return;
-        }
-    }
-    #[cfg(elephant_x86)]
-    if blocks.len() >= AVX2_MIN {
-        if let Some(token) = Avx2::detect() {
-            avx2::permute_176(token, blocks);
-            return;
-        }
-    }
+    Soft64 "soft64 x64": ONE_STATE_MAX + 1, usize::MAX, always, Shallow => all soft64_160;
     #[cfg(elephant_neon)]
-    if blocks.len() >= NEON_MIN {
-        neon::permute_176(blocks);
-        return;
-    }
-    #[cfg(all(elephant_batch, not(elephant_neon)))]
-    if blocks.len() > ONE_STATE_MAX {
-        blocks.chunks_mut(64).for_each(soft64::permute_176_x64);
-        return;
-    }
-    blocks.iter_mut().for_each(permute_one_176);
+    NeonOne "NEON one": 0, usize::MAX, always, Shallow => all neon_one_each_160;
+    #[cfg(not(elephant_neon))]
+    Soft32 "soft32": 0, usize::MAX, always, Shallow => all soft32_each_160;
 }
 
-/// Spongent-π\[160\] on one block: the fastest single-state form.
+// The tiers of Spongent-π[176]: those of Spongent-π[160] but the AVX-512
+// lanes kernel, which is Spongent-π[160]'s only (AVX-512 CPUs take these
+// batches to their 256-state kernel).
+tier_table! {
+    mod t176 for [u8; 22];
+    #[cfg(elephant_x86)]
+    Avx2Lanes "AVX2 lanes x64": AVX2_MEDIUM_MIN, AVX2_MEDIUM_MAX, avx2_alone, Lanes,
+        narrow avx2::medium::STATES => all avx2::medium::permute_176;
+    #[cfg(elephant_x86)]
+    Pext "pext": 0, ONE_STATE_MAX_PEXT_176, pext, Shallow => all pext_each_176;
+    #[cfg(elephant_avx512)]
+    Avx512 "AVX-512 x256": AVX512_MIN, avx512::NARROW, vbmi, Wide => all avx512_x256_176;
+    #[cfg(elephant_avx512)]
+    Avx512Wide "AVX-512 x512": avx512::NARROW + 1, usize::MAX, vbmi, Wide
+        => all avx512::permute_176;
+    #[cfg(elephant_x86)]
+    Avx2 "AVX2 x256": AVX2_MIN, usize::MAX, avx2, Wide => all avx2::permute_176;
+    #[cfg(elephant_neon)]
+    Neon "NEON x128": NEON_MIN, usize::MAX, always, Wide => all neon_176;
+    #[cfg(all(elephant_batch, not(elephant_neon)))]
+    Soft64 "soft64 x64": ONE_STATE_MAX + 1, usize::MAX, always, Shallow => all soft64_176;
+    #[cfg(elephant_neon)]
+    NeonOne "NEON one": 0, usize::MAX, always, Shallow => all neon_one_each_176;
+    #[cfg(not(elephant_neon))]
+    Soft32 "soft32": 0, usize::MAX, always, Shallow => all soft32_each_176;
+}
+
+// No wide kernel takes a short call's batch, on any build.
+const _: () = assert!(wide_min(t160::ROWS) > crate::mode::plan::SHORT_RUN);
+const _: () = assert!(wide_min(t176::ROWS) > crate::mode::plan::SHORT_RUN);
+
+/// Spongent-π\[160\] on every block of `blocks`, each independently, by
+/// the tier the table picks for this CPU's `tiers`.
+pub(in crate::permutation) fn permute_160(tiers: Tiers, blocks: &mut [[u8; 20]]) {
+    t160::select(tiers, blocks);
+}
+
+/// Spongent-π\[176\] on every block of `blocks`, as [`permute_160`].
+pub(in crate::permutation) fn permute_176(tiers: Tiers, blocks: &mut [[u8; 22]]) {
+    t176::select(tiers, blocks);
+}
+
+/// Spongent-π\[160\] on one block: the table's tier for one block.
+#[inline]
 pub(in crate::permutation) fn permute_one_160(block: &mut [u8; 20]) {
-    #[cfg(elephant_x86)]
-    if let Some(token) = FastPext::detect() {
-        pext::permute_160(token, block);
-        return;
-    }
-    #[cfg(elephant_neon)]
-    neon_one::permute_160(block);
-    #[cfg(not(elephant_neon))]
-    soft32::permute_160(block);
+    t160::select_one(Tiers::detect(), block);
 }
 
-/// Spongent-π\[176\] on one block: the fastest single-state form.
+/// Spongent-π\[176\] on one block: the table's tier for one block.
+#[inline]
 pub(in crate::permutation) fn permute_one_176(block: &mut [u8; 22]) {
-    #[cfg(elephant_x86)]
-    if let Some(token) = FastPext::detect() {
-        pext::permute_176(token, block);
-        return;
-    }
-    #[cfg(elephant_neon)]
-    neon_one::permute_176(block);
-    #[cfg(not(elephant_neon))]
-    soft32::permute_176(block);
+    t176::select_one(Tiers::detect(), block);
 }
 
-/// The kernels that [`permute_one_160`] and [`permute_160`] (for a full
-/// run of the mode) run on this CPU, as "single state, batch": the same
-/// detection as those selectors, read in their order. The batch kernel
-/// is the same for both permutations; the single state too.
-pub(in crate::permutation) fn kernels() -> &'static str {
-    #[cfg(elephant_x86)]
-    let pext = FastPext::detect().is_some();
-    #[cfg(not(elephant_x86))]
-    let pext = false;
-    #[cfg(elephant_avx512)]
-    if Avx512Vbmi::detect().is_some() {
-        return if pext {
-            "pext, AVX-512"
-        } else {
-            "soft32, AVX-512"
-        };
+/// The name of the Spongent-π\[160\] tier for a batch of `blocks`.
+pub(in crate::permutation) fn kernel_160(tiers: Tiers, blocks: usize) -> &'static str {
+    t160::name(tiers, blocks)
+}
+
+/// The name of the Spongent-π\[176\] tier for a batch of `blocks`.
+pub(in crate::permutation) fn kernel_176(tiers: Tiers, blocks: usize) -> &'static str {
+    t176::name(tiers, blocks)
+}
+
+/// The batch that one call of this CPU's 64-state lanes kernel of
+/// Spongent-π\[160\] serves, if it has one (see
+/// [`crate::Permutation::narrow_batch`]).
+pub(in crate::permutation) fn narrow_batch_160(tiers: Tiers) -> Option<usize> {
+    t160::narrow(tiers)
+}
+
+/// [`narrow_batch_160`] for Spongent-π\[176\].
+pub(in crate::permutation) fn narrow_batch_176(tiers: Tiers) -> Option<usize> {
+    t176::narrow(tiers)
+}
+
+/// The fewest blocks that reach a lanes kernel of Spongent-π\[160\] on
+/// this CPU (see [`crate::Permutation::lanes_batch`]).
+pub(in crate::permutation) fn lanes_batch_160(tiers: Tiers) -> Option<usize> {
+    t160::lanes(tiers)
+}
+
+/// [`lanes_batch_160`] for Spongent-π\[176\].
+pub(in crate::permutation) fn lanes_batch_176(tiers: Tiers) -> Option<usize> {
+    t176::lanes(tiers)
+}
+
+/// The `pext` kernel on each block.
+#[cfg(elephant_x86)]
+fn pext_each_160(token: FastPext, blocks: &mut [[u8; 20]]) {
+    blocks
+        .iter_mut()
+        .for_each(|block| pext::permute_160(token, block));
+}
+
+/// The `pext` kernel on each block.
+#[cfg(elephant_x86)]
+fn pext_each_176(token: FastPext, blocks: &mut [[u8; 22]]) {
+    blocks
+        .iter_mut()
+        .for_each(|block| pext::permute_176(token, block));
+}
+
+/// The 256-state AVX-512 kernel, 256 blocks a call (the selector hands
+/// it one call's worth).
+#[cfg(elephant_avx512)]
+fn avx512_x256_160(token: Avx512Vbmi, blocks: &mut [[u8; 20]]) {
+    for chunk in blocks.chunks_mut(avx512::NARROW) {
+        avx512::permute_160_width(token, chunk, avx512::NARROW);
     }
-    #[cfg(elephant_x86)]
-    if Avx2::detect().is_some() {
-        return if pext {
-            "pext, AVX2 x256"
-        } else {
-            "soft32, AVX2 x256"
-        };
+}
+
+/// The 256-state AVX-512 kernel, 256 blocks a call (the selector hands
+/// it one call's worth).
+#[cfg(elephant_avx512)]
+fn avx512_x256_176(token: Avx512Vbmi, blocks: &mut [[u8; 22]]) {
+    for chunk in blocks.chunks_mut(avx512::NARROW) {
+        avx512::permute_176_width(token, chunk, avx512::NARROW);
     }
-    if cfg!(elephant_neon) {
-        "NEON one, NEON x128"
-    } else if cfg!(elephant_batch) {
-        if pext {
-            "pext, soft64 x64"
-        } else {
-            "soft32, soft64 x64"
-        }
-    } else {
-        "soft32, soft32"
-    }
+}
+
+/// The 128-state NEON kernel (NEON is part of the aarch64 baseline).
+#[cfg(elephant_neon)]
+fn neon_160((): (), blocks: &mut [[u8; 20]]) {
+    neon::permute_160(blocks);
+}
+
+/// The 128-state NEON kernel (NEON is part of the aarch64 baseline).
+#[cfg(elephant_neon)]
+fn neon_176((): (), blocks: &mut [[u8; 22]]) {
+    neon::permute_176(blocks);
+}
+
+/// The portable 64-state kernel, 64 blocks a call.
+#[cfg(all(elephant_batch, not(elephant_neon)))]
+fn soft64_160((): (), blocks: &mut [[u8; 20]]) {
+    blocks.chunks_mut(64).for_each(soft64::permute_160_x64);
+}
+
+/// The portable 64-state kernel, 64 blocks a call.
+#[cfg(all(elephant_batch, not(elephant_neon)))]
+fn soft64_176((): (), blocks: &mut [[u8; 22]]) {
+    blocks.chunks_mut(64).for_each(soft64::permute_176_x64);
+}
+
+/// The NEON single state on each block.
+#[cfg(elephant_neon)]
+fn neon_one_each_160((): (), blocks: &mut [[u8; 20]]) {
+    blocks.iter_mut().for_each(neon_one::permute_160);
+}
+
+/// The NEON single state on each block.
+#[cfg(elephant_neon)]
+fn neon_one_each_176((): (), blocks: &mut [[u8; 22]]) {
+    blocks.iter_mut().for_each(neon_one::permute_176);
+}
+
+/// The portable single state on each block.
+#[cfg(not(elephant_neon))]
+fn soft32_each_160((): (), blocks: &mut [[u8; 20]]) {
+    blocks.iter_mut().for_each(soft32::permute_160);
+}
+
+/// The portable single state on each block.
+#[cfg(not(elephant_neon))]
+fn soft32_each_176((): (), blocks: &mut [[u8; 22]]) {
+    blocks.iter_mut().for_each(soft32::permute_176);
 }
 
 /// Every Spongent-π batch tier on its own, for the tier benchmarks.
@@ -307,118 +319,32 @@ pub mod tiers {
     /// A Spongent-π\[176\] tier: its name and its batch function.
     pub type Tier176 = (&'static str, fn(&mut [[u8; 22]]));
 
-    /// The Spongent-π\[160\] tiers available on this target.
-    pub const ALL_160: &[Tier160] = &[
-        ("one state", |b| {
-            b.iter_mut().for_each(super::permute_one_160);
-        }),
-        ("soft32 one state", |b| {
-            b.iter_mut().for_each(super::soft32::permute_160);
-        }),
-        ("soft64 x64", |b| {
-            b.chunks_mut(64).for_each(super::soft64::permute_160_x64);
-        }),
-        #[cfg(elephant_neon)]
-        ("NEON x128", super::neon::permute_160),
-        #[cfg(elephant_x86)]
-        ("AVX2 x256", |b| match super::Avx2::detect() {
-            Some(token) => super::avx2::permute_160(token, b),
-            None => b.chunks_mut(64).for_each(super::soft64::permute_160_x64),
-        }),
-        #[cfg(elephant_x86)]
-        ("AVX2 lanes x64", |b| match super::Avx2::detect() {
-            Some(token) => super::avx2::medium::permute_160(token, b),
-            None => b.chunks_mut(64).for_each(super::soft64::permute_160_x64),
-        }),
-        #[cfg(elephant_avx512)]
-        ("AVX-512 lanes x64", |b| match super::Avx512Vbmi::detect() {
-            Some(token) => super::avx512::medium::permute_160(token, b),
-            None => super::permute_160(b),
-        }),
-        #[cfg(elephant_avx512)]
-        ("AVX-512VL x256", |b| avx512_160(b, 256)),
-        #[cfg(elephant_avx512)]
-        ("AVX-512 x512", |b| avx512_160(b, 512)),
-    ];
+    /// The Spongent-π\[160\] tiers of this build, each on its own (the
+    /// selector where the CPU lacks its feature).
+    pub const ALL_160: &[Tier160] = super::t160::ALONE;
 
-    /// The Spongent-π\[176\] tiers available on this target.
-    pub const ALL_176: &[Tier176] = &[
-        ("one state", |b| {
-            b.iter_mut().for_each(super::permute_one_176);
-        }),
-        ("soft32 one state", |b| {
-            b.iter_mut().for_each(super::soft32::permute_176);
-        }),
-        ("soft64 x64", |b| {
-            b.chunks_mut(64).for_each(super::soft64::permute_176_x64);
-        }),
-        #[cfg(elephant_neon)]
-        ("NEON x128", super::neon::permute_176),
-        #[cfg(elephant_x86)]
-        ("AVX2 x256", |b| match super::Avx2::detect() {
-            Some(token) => super::avx2::permute_176(token, b),
-            None => b.chunks_mut(64).for_each(super::soft64::permute_176_x64),
-        }),
-        #[cfg(elephant_x86)]
-        ("AVX2 lanes x64", |b| match super::Avx2::detect() {
-            Some(token) => super::avx2::medium::permute_176(token, b),
-            None => b.chunks_mut(64).for_each(super::soft64::permute_176_x64),
-        }),
-        #[cfg(elephant_avx512)]
-        ("AVX-512VL x256", |b| avx512_176(b, 256)),
-        #[cfg(elephant_avx512)]
-        ("AVX-512 x512", |b| avx512_176(b, 512)),
-    ];
-
-    /// The AVX-512 kernel of `width` states, in calls of that width (the
-    /// dispatcher's choice where the CPU lacks AVX-512 and GFNI).
-    #[cfg(elephant_avx512)]
-    fn avx512_160(blocks: &mut [[u8; 20]], width: usize) {
-        match super::Avx512Vbmi::detect() {
-            Some(token) => blocks
-                .chunks_mut(width)
-                .for_each(|chunk| super::avx512::permute_160_width(token, chunk, width)),
-            None => super::permute_160(blocks),
-        }
-    }
-
-    /// As `avx512_160`, for Spongent-π\[176\].
-    #[cfg(elephant_avx512)]
-    fn avx512_176(blocks: &mut [[u8; 22]], width: usize) {
-        match super::Avx512Vbmi::detect() {
-            Some(token) => blocks
-                .chunks_mut(width)
-                .for_each(|chunk| super::avx512::permute_176_width(token, chunk, width)),
-            None => super::permute_176(blocks),
-        }
-    }
+    /// The Spongent-π\[176\] tiers of this build, each on its own.
+    pub const ALL_176: &[Tier176] = super::t176::ALONE;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::permutation::backend_check::{SPONGENT_160_VECTORS, SPONGENT_176_VECTORS, check};
+    use crate::permutation::backend_check::{
+        SPONGENT_160_VECTORS, SPONGENT_176_VECTORS, check, check_at,
+    };
+    use crate::permutation::tiers::boundary_lengths;
     use crate::permutation::{spongent_pi_160, spongent_pi_176};
-
-    /// Batch lengths that reach every tier: one state, the 64-wide kernel,
-    /// (on aarch64) the 128-wide NEON kernel from 23 blocks, and (on x86-64
-    /// with AVX2 or AVX-512) the 256- and 512-wide ones, full and padded.
-    const TIER_LENGTHS: [usize; 14] = [1, 3, 4, 7, 8, 9, 22, 23, 64, 65, 256, 300, 512, 700];
 
     #[test]
     fn dispatcher_matches_the_reference() {
-        check(
-            "Spongent-π[160] dispatcher",
-            300,
-            spongent_pi_160,
-            permute_160,
-        );
-        check(
-            "Spongent-π[176] dispatcher",
-            300,
-            spongent_pi_176,
-            permute_176,
-        );
+        let tiers = Tiers::detect();
+        check("Spongent-π[160] dispatcher", 300, spongent_pi_160, |b| {
+            permute_160(tiers, b);
+        });
+        check("Spongent-π[176] dispatcher", 300, spongent_pi_176, |b| {
+            permute_176(tiers, b);
+        });
         check("Spongent-π[160] one", 1, spongent_pi_160, |b| {
             b.iter_mut().for_each(permute_one_160);
         });
@@ -427,21 +353,77 @@ mod tests {
         });
     }
 
-    /// The spec's test values, through every entry point and tier.
+    /// Every tier on its own (where this CPU has its feature; the
+    /// selector where not), at and around the bounds of every tier.
+    #[test]
+    fn every_tier_matches_the_reference_at_the_bounds() {
+        let lengths = if cfg!(miri) {
+            vec![1, 5]
+        } else {
+            boundary_lengths(t160::ROWS)
+        };
+        for (name, tier) in t160::ALONE {
+            check_at(name, &lengths, spongent_pi_160, tier);
+        }
+        let lengths = if cfg!(miri) {
+            vec![1, 5]
+        } else {
+            boundary_lengths(t176::ROWS)
+        };
+        for (name, tier) in t176::ALONE {
+            check_at(name, &lengths, spongent_pi_176, tier);
+        }
+    }
+
+    /// The spec's test values, through every entry point, at lengths that
+    /// reach every tier at its bounds.
     #[test]
     fn spec_test_values() {
-        let lengths: &[usize] = if cfg!(miri) { &[1, 5] } else { &TIER_LENGTHS };
-        for &count in lengths {
+        let tiers = Tiers::detect();
+        let lengths = if cfg!(miri) {
+            vec![1, 5]
+        } else {
+            let mut lengths = boundary_lengths(t160::ROWS);
+            lengths.extend(boundary_lengths(t176::ROWS));
+            lengths
+        };
+        for &count in &lengths {
             for (input, output) in SPONGENT_160_VECTORS {
                 let mut blocks = vec![input; count];
-                permute_160(&mut blocks);
+                permute_160(tiers, &mut blocks);
                 assert!(blocks.iter().all(|b| *b == output), "160, {count} blocks");
             }
             for (input, output) in SPONGENT_176_VECTORS {
                 let mut blocks = vec![input; count];
-                permute_176(&mut blocks);
+                permute_176(tiers, &mut blocks);
                 assert!(blocks.iter().all(|b| *b == output), "176, {count} blocks");
             }
+        }
+    }
+
+    /// The names follow the table: a row's name wherever the selector
+    /// starts with it, the single state for one block, and the narrow
+    /// width where a batch of that width runs a lanes kernel.
+    #[test]
+    fn names_and_widths_follow_the_table() {
+        let tiers = Tiers::detect();
+        for rows in [t160::ROWS, t176::ROWS] {
+            for row in rows {
+                assert!(row.min <= row.max, "{row:?}");
+            }
+        }
+        let single = kernel_160(tiers, 1);
+        assert!(["pext", "soft32", "NEON one"].contains(&single), "{single}");
+        assert_eq!(kernel_176(tiers, 1), single);
+        if let Some(width) = narrow_batch_160(tiers) {
+            assert!(kernel_160(tiers, width).contains("lanes"));
+        }
+        if let Some(width) = narrow_batch_176(tiers) {
+            assert!(kernel_176(tiers, width).contains("lanes"));
+        }
+        if let Some(fewest) = lanes_batch_160(tiers) {
+            assert!(kernel_160(tiers, fewest).contains("lanes"));
+            assert!(!kernel_160(tiers, fewest - 1).contains("lanes"));
         }
     }
 }
