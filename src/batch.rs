@@ -140,10 +140,10 @@ impl<C: AeadCore, T> fmt::Debug for Packet<'_, C, T> {
 /// message at a time, about as deep as a single-message call. It is cleared before the call
 /// returns.
 pub fn seal<P: Permutation>(packets: &mut [Packet<'_, Elephant<P>>]) -> Result<()> {
-    P::seal_packets(packets)
+    crate::instance::seal_packets::<P>(packets)
 }
 
-/// [`seal`]'s work, reached through the sealed trait: compiled once per
+/// [`seal`]'s work, reached through `crate::instance`: compiled once per
 /// instance, in this crate. (Opening is generic over the tag's borrow, so
 /// a caller's crate compiles its own.)
 pub(crate) fn seal_packets<P: Permutation>(packets: &mut [Packet<'_, Elephant<P>>]) -> Result<()> {

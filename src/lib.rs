@@ -79,6 +79,7 @@ pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
 pub mod batch;
 pub mod permutation;
 
+mod instance;
 mod mode;
 mod scrub;
 
@@ -90,7 +91,6 @@ use aead::inout::InOutBuf;
 use aead::{Result, TagPosition};
 use core::fmt;
 use core::marker::PhantomData;
-use permutation::sealed::Sealed;
 use zeroize::ZeroizeOnDrop;
 
 pub use mode::{MAX_ASSOCIATED_DATA_LEN, MAX_MESSAGE_LEN};
@@ -323,7 +323,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag<Self>> {
-        <P as Sealed>::encrypt(&self.expanded_key, &nonce.0, associated_data, buffer)
+        instance::encrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer)
     }
 
     fn decrypt_inout_detached(
@@ -333,7 +333,7 @@ impl<P: Permutation> AeadInOut for Elephant<P> {
         buffer: InOutBuf<'_, '_, u8>,
         tag: &Tag<Self>,
     ) -> Result<()> {
-        <P as Sealed>::decrypt(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
+        instance::decrypt::<P>(&self.expanded_key, &nonce.0, associated_data, buffer, tag)
     }
 }
 

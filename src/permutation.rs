@@ -6,6 +6,11 @@
 //! permutes many independent blocks in one call, on the tiers a call
 //! detected when it started.
 //!
+//! This layer names nothing above it: it exports its tiers' facts (the
+//! widths, the threshold below which no wide kernel runs, the narrow and
+//! lanes batches), which the mode's plan and the stack clearing read; and
+//! [`Permutation::by_instance`] lets the layers above reach code of their
+//! own compiled once per instance (`crate::instance`) without naming it.
 
 // Helpers of the AVX-512 kernels of both permutations (Rust 1.89 or newer,
 // like the kernels).
@@ -27,6 +32,17 @@ pub use keccak::keccak_f200;
 pub use spongent::{spongent_pi_160, spongent_pi_176};
 pub(crate) use tiers::Tiers;
 
+/// The longest batch that reaches none of the wide kernels of either
+/// permutation (the deepest frames): the plan's short runs
+/// (`mode::plan::SHORT_RUN`) are at most this long.
+pub(crate) const SHORT_BATCH_MAX: usize = {
+    let (spongent, keccak) = (
+        spongent::backends::SHORT_BATCH_MAX,
+        keccak::backends::SHORT_BATCH_MAX,
+    );
+    if spongent < keccak { spongent } else { keccak }
+};
+
 /// Every Keccak-f\[200\] batch tier on its own, for the tier benchmarks
 /// only (`RUSTFLAGS="--cfg elephant_bench_tiers"`): not part of the API.
 #[cfg(all(elephant_bench_tiers, elephant_batch))]
@@ -44,80 +60,45 @@ use aead::consts::{U8, U16};
 use core::fmt::Debug;
 use zeroize::Zeroize;
 
-pub(crate) mod sealed {
-    use super::Permutation;
-    use crate::batch::Packet;
-    use crate::mode::{NONCE_SIZE, TagOf};
-    use aead::Result;
-    use aead::inout::InOutBuf;
+mod sealed {
+    /// Keeps [`super::Permutation`] closed: the mode was checked with these
+    /// three instances only.
+    pub trait Sealed {}
 
-    /// Keeps [`super::Permutation`] closed (the mode was checked with these
-    /// three instances only), and holds each instance's mode entry points.
-    ///
-    /// `Elephant<P>` reaches the mode through these methods, which are not
-    /// generic: each instance's mode is compiled once, in this crate, and a
-    /// crate using the cipher links to it instead of compiling it again
-    /// (every test, example and application would otherwise build its own
-    /// copy at full optimisation).
-    pub trait Sealed {
-        /// [`crate::mode::encrypt`] for this instance.
-        fn encrypt(
-            expanded_key: &<Self as Permutation>::Block,
-            nonce: &[u8; NONCE_SIZE],
-            associated_data: &[u8],
-            buffer: InOutBuf<'_, '_, u8>,
-        ) -> Result<TagOf<Self>>
-        where
-            Self: Permutation;
+    impl Sealed for super::Spongent160 {}
+    impl Sealed for super::Spongent176 {}
+    impl Sealed for super::Keccak200 {}
+}
 
-        /// [`crate::mode::decrypt`] for this instance.
-        fn decrypt(
-            expanded_key: &<Self as Permutation>::Block,
-            nonce: &[u8; NONCE_SIZE],
-            associated_data: &[u8],
-            buffer: InOutBuf<'_, '_, u8>,
-            tag: &TagOf<Self>,
-        ) -> Result<()>
-        where
-            Self: Permutation;
+/// A type that the layers above build from an instance's permutation,
+/// for [`Permutation::by_instance`]: e.g. the arguments of an encryption
+/// by `P`, with two lifetimes to borrow them by. Not part of the API.
+#[doc(hidden)]
+pub trait Family {
+    /// The type for the permutation `P`.
+    type Of<'a, 'b: 'a, P: Permutation>;
+}
 
-        /// [`crate::batch::seal`] for this instance.
-        fn seal_packets(packets: &mut [Packet<'_, crate::Elephant<Self>>]) -> Result<()>
-        where
-            Self: Permutation;
+/// A value of the family `F`, by instance: what
+/// [`Permutation::by_instance`] turns `F::Of<P>` into. Not part of the API.
+#[doc(hidden)]
+pub enum ByInstance<'a, 'b: 'a, F: Family> {
+    /// Dumbo's.
+    Dumbo(F::Of<'a, 'b, Spongent160>),
+    /// Jumbo's.
+    Jumbo(F::Of<'a, 'b, Spongent176>),
+    /// Delirium's.
+    Delirium(F::Of<'a, 'b, Keccak200>),
+}
+
+impl<F: Family> Debug for ByInstance<'_, '_, F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::Dumbo(_) => "Dumbo",
+            Self::Jumbo(_) => "Jumbo",
+            Self::Delirium(_) => "Delirium",
+        })
     }
-
-    /// The entry points of each instance, in this crate.
-    macro_rules! entry_points {
-        ($($permutation:ty),*) => {$(
-            impl Sealed for $permutation {
-                fn encrypt(
-                    expanded_key: &<Self as Permutation>::Block,
-                    nonce: &[u8; NONCE_SIZE],
-                    associated_data: &[u8],
-                    buffer: InOutBuf<'_, '_, u8>,
-                ) -> Result<TagOf<Self>> {
-                    crate::mode::encrypt::<Self>(expanded_key, nonce, associated_data, buffer)
-                }
-
-                fn decrypt(
-                    expanded_key: &<Self as Permutation>::Block,
-                    nonce: &[u8; NONCE_SIZE],
-                    associated_data: &[u8],
-                    buffer: InOutBuf<'_, '_, u8>,
-                    tag: &TagOf<Self>,
-                ) -> Result<()> {
-                    crate::mode::decrypt::<Self>(expanded_key, nonce, associated_data, buffer, tag)
-                }
-
-                fn seal_packets(packets: &mut [Packet<'_, crate::Elephant<Self>>]) -> Result<()> {
-                    crate::batch::seal_packets::<Self>(packets)
-                }
-            }
-        )*};
-    }
-
-    entry_points!(super::Spongent160, super::Spongent176, super::Keccak200);
 }
 
 /// A permutation that an [`Elephant`](crate::Elephant) instance is built on.
@@ -147,6 +128,14 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     /// measured per instance (how deep the mode clears the stack).
     #[doc(hidden)]
     const ID: Instance;
+
+    /// `value`, of the family's type for this permutation, as the same
+    /// value of the type for its instance: generic code matches on it to
+    /// call a function written for each instance, which is not generic and
+    /// so compiled once, in this crate (`crate::instance` reaches the mode
+    /// that way). Not part of the API.
+    #[doc(hidden)]
+    fn by_instance<'a, 'b: 'a, F: Family>(value: F::Of<'a, 'b, Self>) -> ByInstance<'a, 'b, F>;
 
     /// Permutes one block in place.
     fn permute(block: &mut Self::Block);
@@ -287,6 +276,11 @@ impl Permutation for Spongent160 {
     const INSTANCE: &'static str = "Dumbo";
     const ID: Instance = Instance::Dumbo;
 
+    #[inline(always)]
+    fn by_instance<'a, 'b: 'a, F: Family>(value: F::Of<'a, 'b, Self>) -> ByInstance<'a, 'b, F> {
+        ByInstance::Dumbo(value)
+    }
+
     fn permute(block: &mut Self::Block) {
         spongent::backends::permute_one_160(block);
     }
@@ -337,6 +331,11 @@ impl Permutation for Spongent176 {
     const BLOCK_SIZE: usize = 22;
     const INSTANCE: &'static str = "Jumbo";
     const ID: Instance = Instance::Jumbo;
+
+    #[inline(always)]
+    fn by_instance<'a, 'b: 'a, F: Family>(value: F::Of<'a, 'b, Self>) -> ByInstance<'a, 'b, F> {
+        ByInstance::Jumbo(value)
+    }
 
     fn permute(block: &mut Self::Block) {
         spongent::backends::permute_one_176(block);
@@ -389,6 +388,11 @@ impl Permutation for Keccak200 {
     const BLOCK_SIZE: usize = 25;
     const INSTANCE: &'static str = "Delirium";
     const ID: Instance = Instance::Delirium;
+
+    #[inline(always)]
+    fn by_instance<'a, 'b: 'a, F: Family>(value: F::Of<'a, 'b, Self>) -> ByInstance<'a, 'b, F> {
+        ByInstance::Delirium(value)
+    }
 
     fn permute(block: &mut Self::Block) {
         keccak::backends::permute_one(block);

@@ -15,13 +15,19 @@ use super::masks::MaskWindow;
 #[cfg(elephant_batch)]
 use super::window_for;
 use super::{RUN_BLOCKS, lockstep};
-use crate::permutation::{Instance, Permutation, Tiers};
+use crate::permutation::{Instance, Permutation, SHORT_BATCH_MAX, Tiers};
 use crate::scrub::Depth;
 
 /// Run length for short single-message calls, whose blocks fit in one
 /// such run: setting up (and wiping) a full run would cost more than the
-/// permutations.
-pub(crate) const SHORT_RUN: usize = 8;
+/// permutations. The longest batch that reaches no wide kernel of either
+/// permutation, as the permutation layer exports it: a short call's runs
+/// stay in the kernels its clearing was measured with.
+pub(crate) const SHORT_RUN: usize = SHORT_BATCH_MAX;
+
+// A short run reaches no wide kernel, and holds a message of a block or
+// two (the plan's short path and its depths assume so).
+const _: () = assert!(SHORT_RUN <= SHORT_BATCH_MAX && SHORT_RUN >= 4);
 
 /// The most blocks a short call with less than two blocks of message and
 /// associated data together queues in one step (its keystream, or its tag

@@ -69,8 +69,13 @@ const SWAR_MIN_BLOCKS: usize = 2;
 /// From how many blocks the 32-state AVX2 form beats the narrower tiers: one
 /// AVX2 pass costs about 1.3 SWAR passes, so it wins once SWAR would need a
 /// second pass. The same bound serves its AVX-512VL + GFNI form.
-#[cfg(elephant_x86)]
 const AVX2_MIN_BLOCKS: usize = 9;
+
+/// The longest batch that reaches none of the vector kernels of 32 states
+/// and more: the plan's short runs are at most this long
+/// (`mode::plan::SHORT_RUN`), the batches Delirium's short-call clearing
+/// was measured with.
+pub(crate) const SHORT_BATCH_MAX: usize = AVX2_MIN_BLOCKS - 1;
 
 /// From how many blocks left over the 64-state AVX-512 form (VBMI) takes
 /// over from the 32-state AVX-512VL one: once that would need a second
@@ -115,8 +120,8 @@ tier_table! {
     Soft32 "soft32": 0, usize::MAX, always, Shallow => all soft32_each;
 }
 
-// No vector kernel takes a short call's batch, on any build.
-const _: () = assert!(wide_min(table::ROWS) > crate::mode::plan::SHORT_RUN);
+// No vector kernel takes a short batch, on any build.
+const _: () = assert!(wide_min(table::ROWS) > SHORT_BATCH_MAX);
 
 /// Keccak-f\[200\] of one block: the table's tier for one block (one
 /// vector, `avx512_one`, on CPUs with AVX-512 VBMI and GFNI; three NEON

@@ -92,11 +92,16 @@ const AVX2_MEDIUM_MAX: usize = 128;
 
 /// From this many blocks on, the AVX-512 kernel (256 states per call,
 /// padded; 512 for longer batches) takes over. It would pay from 7 or 8
-/// blocks; it starts past the runs of short calls, whose stack clearing
-/// (`scrub::depth::SHORT_CALL`) is sized for the smaller kernels
-/// (DESIGN.md, "Tier thresholds").
-#[cfg(elephant_avx512)]
-const AVX512_MIN: usize = crate::mode::plan::SHORT_RUN + 1;
+/// blocks; it starts past [`SHORT_BATCH_MAX`], the runs of short calls,
+/// whose stack clearing (`scrub::depth::SHORT_CALL`) is sized for the
+/// smaller kernels (DESIGN.md, "Tier thresholds").
+const AVX512_MIN: usize = 9;
+
+/// The longest batch that reaches none of the wide kernels (the 256-state
+/// and wider ones, the deepest frames): the plan's short runs are at most
+/// this long (`mode::plan::SHORT_RUN`), so that a short call never goes
+/// deeper than its clearing.
+pub(crate) const SHORT_BATCH_MAX: usize = AVX512_MIN - 1;
 
 /// From this many blocks, the 64-state AVX-512 kernel with the state's
 /// bit ranges in the lanes beats the `pext` single state a block. Short
@@ -169,9 +174,9 @@ tier_table! {
     Soft32 "soft32": 0, usize::MAX, always, Shallow => all soft32_each_176;
 }
 
-// No wide kernel takes a short call's batch, on any build.
-const _: () = assert!(wide_min(t160::ROWS) > crate::mode::plan::SHORT_RUN);
-const _: () = assert!(wide_min(t176::ROWS) > crate::mode::plan::SHORT_RUN);
+// No wide kernel takes a short batch, on any build.
+const _: () = assert!(wide_min(t160::ROWS) > SHORT_BATCH_MAX);
+const _: () = assert!(wide_min(t176::ROWS) > SHORT_BATCH_MAX);
 
 /// Spongent-π\[160\] on every block of `blocks`, each independently, by
 /// the tier the table picks for this CPU's `tiers`.
