@@ -119,6 +119,9 @@ pub(crate) enum Frame {
 }
 
 /// One tier's bounds and frame, for compile-time checks and the tests.
+// Read only in `const` assertions outside the tests, which Rust 1.85 does
+// not count as a use.
+#[allow(dead_code)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Row {
     /// The fewest blocks it takes.
@@ -131,6 +134,8 @@ pub(crate) struct Row {
 
 /// The fewest blocks with which any [`Frame::Wide`] row of `rows` starts
 /// (`usize::MAX` if none): a batch shorter than this reaches none of them.
+// Used in `const` assertions only (see `Row`).
+#[allow(dead_code)]
 pub(crate) const fn wide_min(rows: &[Row]) -> usize {
     match rows.split_first() {
         Some((row, rest)) => {
@@ -217,6 +222,8 @@ macro_rules! tier_table {
 
             /// This permutation's tiers, in the order the selector tries
             /// them (this build's rows).
+            // Read in `const` assertions and the tests only (see `Row`).
+            #[allow(dead_code)]
             pub(in $crate::permutation) const ROWS: &[Row] = &[$(
                 $(#[$cfg])*
                 Row { min: $min, max: $max, frame: Frame::$frame },
