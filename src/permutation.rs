@@ -12,11 +12,6 @@
 //! [`Permutation::by_instance`] lets the layers above reach code of their
 //! own compiled once per instance (`crate::instance`) without naming it.
 
-// Helpers of the AVX-512 kernels of both permutations (Rust 1.89 or newer,
-// like the kernels).
-#[cfg(elephant_avx512)]
-#[clippy::msrv = "1.89"]
-mod avx512;
 #[cfg(test)]
 mod backend_check;
 #[cfg(elephant_x86)]
@@ -26,6 +21,9 @@ pub(crate) mod tiers;
 #[cfg(all(test, elephant_avx512))]
 pub(crate) use backend_check::avx512_vbmi_or_fail;
 mod keccak;
+// The SIMD registers of the kernels of both permutations.
+#[cfg(any(elephant_x86, elephant_neon))]
+mod simd;
 mod spongent;
 
 pub use keccak::keccak_f200;

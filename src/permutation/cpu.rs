@@ -141,6 +141,14 @@ impl Features {
     }
 }
 
+#[cfg(elephant_avx512)]
+impl Avx512Gfni {
+    /// The [`Avx2`] token: this one's features include AVX2.
+    pub(super) fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
+}
+
 cpufeatures::new!(avx512f_cpuid, "avx512f");
 
 /// Whether this CPU, which has BMI2, has a fast `pext`. A CPU with AVX-512F

@@ -13,8 +13,13 @@ use super::ROUND_CONSTANTS;
 /// `u64` (eight states) and a 256-bit AVX2 vector (32 states), so that one
 /// round function serves them all.
 pub(super) trait Word: Copy {
+    /// What a word is made with: the CPU token of its instruction set
+    /// (`()` where the target has it anyway).
+    type Token: Copy;
+    /// The token this word was made with, to make more.
+    fn token(self) -> Self::Token;
     /// Every byte set to `byte`.
-    fn splat(byte: u8) -> Self;
+    fn splat(token: Self::Token, byte: u8) -> Self;
     /// Bitwise XOR.
     fn xor(self, other: Self) -> Self;
     /// Bitwise AND.
@@ -48,8 +53,13 @@ pub(super) trait Word: Copy {
     #[inline(always)]
     fn rotl(self, bits: u32) -> Self {
         let back = 8u32.wrapping_sub(bits);
-        let high = self.shl(bits).and(Self::splat(u8::MAX.wrapping_shl(bits)));
-        let low = self.shr(back).and(Self::splat(u8::MAX.wrapping_shr(back)));
+        let token = self.token();
+        let high = self
+            .shl(bits)
+            .and(Self::splat(token, u8::MAX.wrapping_shl(bits)));
+        let low = self
+            .shr(back)
+            .and(Self::splat(token, u8::MAX.wrapping_shr(back)));
         high.or(low)
     }
 }
@@ -155,11 +165,12 @@ fn round<W: Word>(state: [W; 25], round_constant: W) -> [W; 25] {
     ]
 }
 
-/// The 18 rounds of Keccak-f\[200\] on every state held in the words.
+/// The 18 rounds of Keccak-f\[200\] on every state held in the words,
+/// with the token the words were made with.
 #[inline(always)]
-pub(super) fn rounds<W: Word>(mut state: [W; 25]) -> [W; 25] {
+pub(super) fn rounds<W: Word>(token: W::Token, mut state: [W; 25]) -> [W; 25] {
     for constant in ROUND_CONSTANTS {
-        state = round(state, W::splat(constant));
+        state = round(state, W::splat(token, constant));
     }
     state
 }

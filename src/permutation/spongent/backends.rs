@@ -40,6 +40,8 @@ mod avx512;
 mod neon;
 #[cfg(elephant_neon)]
 mod neon_one;
+#[cfg(elephant_neon)]
+mod neon_sbox;
 #[cfg(elephant_x86)]
 mod pext;
 #[cfg(any(test, not(elephant_neon)))]

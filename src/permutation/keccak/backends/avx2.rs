@@ -7,21 +7,13 @@
 //! is a fixed sequence independent of the data, so the time taken does not
 //! depend on the states.
 //!
-//! Its `unsafe` (the AVX2 intrinsics) stays in this module: the entry
-//! point [`permute`] takes the [`Avx2`] token, which only run-time
-//! detection gives.
+//! The lanes are [`Avx2Vector`]s, made only with the [`Avx2`] token, which
+//! only run-time detection gives and the entry point [`permute`] takes;
+//! `unsafe` here is only the calls into the `#[target_feature]` function.
 
-use super::super::super::cpu::Avx2;
-use super::super::round::{Word, rounds};
-use core::arch::x86_64::{
-    __m256i, _mm_set_epi64x, _mm256_add_epi8, _mm256_and_si256, _mm256_andnot_si256,
-    _mm256_avg_epu8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_or_si256,
-    _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_sll_epi64,
-    _mm256_slli_epi64, _mm256_srl_epi64, _mm256_storeu_si256, _mm256_sub_epi8,
-    _mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
-    _mm256_xor_si256,
-};
+use crate::permutation::cpu::Avx2;
+use crate::permutation::keccak::round::{Word, rounds};
+use crate::permutation::simd::avx2::Avx2Vector;
 use zeroize::Zeroize;
 
 /// How many states one AVX2 pass permutes: the bytes of a vector.
@@ -34,51 +26,41 @@ const VECTOR_BYTES: usize = 32;
 const BLOCK_BYTES: usize = 25;
 
 /// Lane (x, y) of 32 states, one byte per state.
-///
-/// Invariant: values of this type exist only inside [`permute_chunk`], an
-/// AVX2 function that runs only under an [`Avx2`] token, and inside the
-/// AVX-512 backend's 32-state kernel, which enables AVX2 and runs only
-/// under its own token; so AVX2 is available whenever a method of this type
-/// runs.
-#[derive(Clone, Copy)]
-pub(super) struct Lanes32(pub(super) __m256i);
-
-impl Word for Lanes32 {
+impl Word for Avx2Vector {
+    type Token = Avx2;
     #[inline(always)]
-    fn splat(byte: u8) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_set1_epi8(i8::from_ne_bytes([byte])) })
+    fn token(self) -> Avx2 {
+        Avx2Vector::token(self)
+    }
+    #[inline(always)]
+    fn splat(avx2: Avx2, byte: u8) -> Self {
+        Avx2Vector::splat_u8(avx2, byte)
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_xor_si256(self.0, other.0) })
+        self ^ other
     }
     #[inline(always)]
     fn and(self, other: Self) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_and_si256(self.0, other.0) })
+        self & other
     }
     #[inline(always)]
     fn or(self, other: Self) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_or_si256(self.0, other.0) })
+        self | other
     }
     #[inline(always)]
     fn andnot(self, other: Self) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-        Self(unsafe { _mm256_andnot_si256(self.0, other.0) })
+        Avx2Vector::andnot(self, other)
     }
+    /// The count is a constant after inlining, so this becomes an
+    /// immediate shift.
     #[inline(always)]
     fn shl(self, bits: u32) -> Self {
-        // SAFETY: AVX2 is available (type invariant of `Lanes32`). The count
-        // is a constant after inlining, so this becomes an immediate shift.
-        Self(unsafe { _mm256_sll_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
+        self.shl_u64_by(bits)
     }
     #[inline(always)]
     fn shr(self, bits: u32) -> Self {
-        // SAFETY: as for `shl`.
-        Self(unsafe { _mm256_srl_epi64(self.0, _mm_set_epi64x(0, i64::from(bits))) })
+        self.shr_u64_by(bits)
     }
     /// Rotation by one (θ, and three lanes of ρ): `x + x` is the byte-wise
     /// shift, and subtracting the "top bit set" mask (−1 where the signed
@@ -86,25 +68,25 @@ impl Word for Lanes32 {
     /// lanes of ρ) by a byte average; other amounts by shifts and masks.
     #[inline(always)]
     fn rotl(self, bits: u32) -> Self {
+        let zero = Avx2Vector::zero(Avx2Vector::token(self));
         if bits == 1 {
-            // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-            Self(unsafe {
-                let negative = _mm256_cmpgt_epi8(_mm256_setzero_si256(), self.0);
-                _mm256_sub_epi8(_mm256_add_epi8(self.0, self.0), negative)
-            })
+            let negative = zero.gt_i8(self);
+            self.add_u8(self).sub_u8(negative)
         } else if bits == 7 {
             // A rotation right by one: the byte average `(x + m + 1) >> 1`
             // with m = 0xff where x is odd (its low bit moved to the sign by
             // a shift, then compared) is `x >> 1` with that bit on top.
-            // SAFETY: AVX2 is available (type invariant of `Lanes32`).
-            Self(unsafe {
-                let odd = _mm256_cmpgt_epi8(_mm256_setzero_si256(), _mm256_slli_epi64::<7>(self.0));
-                _mm256_avg_epu8(self.0, odd)
-            })
+            let odd = zero.gt_i8(self.shl_u64::<7>());
+            self.avg_u8(odd)
         } else {
             let back = 8u32.wrapping_sub(bits);
-            let high = self.shl(bits).and(Self::splat(u8::MAX.wrapping_shl(bits)));
-            let low = self.shr(back).and(Self::splat(u8::MAX.wrapping_shr(back)));
+            let avx2 = Avx2Vector::token(self);
+            let high = self
+                .shl(bits)
+                .and(Self::splat(avx2, u8::MAX.wrapping_shl(bits)));
+            let low = self
+                .shr(back)
+                .and(Self::splat(avx2, u8::MAX.wrapping_shr(back)));
             high.or(low)
         }
     }
@@ -112,20 +94,9 @@ impl Word for Lanes32 {
 
 /// Interleaves the `BYTES`-byte units of `a` and `b` within each 128-bit
 /// half: the low units into the first result, the high into the second.
-///
-/// # Safety
-/// AVX2 must be available.
 #[inline(always)]
-unsafe fn interleave<const BYTES: usize>(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
-    // SAFETY: AVX2 is available (the caller's contract).
-    unsafe {
-        match BYTES {
-            1 => (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b)),
-            2 => (_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b)),
-            4 => (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b)),
-            _ => (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b)),
-        }
-    }
+fn interleave<const BYTES: usize>(a: Avx2Vector, b: Avx2Vector) -> (Avx2Vector, Avx2Vector) {
+    (a.unpack_lo::<BYTES>(b), a.unpack_hi::<BYTES>(b))
 }
 
 /// The first three stages of the transpose on a group of eight rows
@@ -134,28 +105,22 @@ unsafe fn interleave<const BYTES: usize>(a: __m256i, b: __m256i) -> (__m256i, __
 /// byte 2c + 1 of them, with c = [`GROUP_PAIRS`]\[r\].
 ///
 /// A group needs eight vectors and a temporary, so it runs in registers.
-///
-/// # Safety
-/// AVX2 must be available.
 #[inline(always)]
-unsafe fn transpose_group(x: [__m256i; 8]) -> [__m256i; 8] {
+fn transpose_group(x: [Avx2Vector; 8]) -> [Avx2Vector; 8] {
     let [x0, x1, x2, x3, x4, x5, x6, x7] = x;
-    // SAFETY: AVX2 is available (the caller's contract).
-    unsafe {
-        let (t0, t1) = interleave::<1>(x0, x1);
-        let (t2, t3) = interleave::<1>(x2, x3);
-        let (t4, t5) = interleave::<1>(x4, x5);
-        let (t6, t7) = interleave::<1>(x6, x7);
-        let (u0, u2) = interleave::<2>(t0, t2);
-        let (u1, u3) = interleave::<2>(t1, t3);
-        let (u4, u6) = interleave::<2>(t4, t6);
-        let (u5, u7) = interleave::<2>(t5, t7);
-        let (v0, v4) = interleave::<4>(u0, u4);
-        let (v1, v5) = interleave::<4>(u1, u5);
-        let (v2, v6) = interleave::<4>(u2, u6);
-        let (v3, v7) = interleave::<4>(u3, u7);
-        [v0, v1, v2, v3, v4, v5, v6, v7]
-    }
+    let (t0, t1) = interleave::<1>(x0, x1);
+    let (t2, t3) = interleave::<1>(x2, x3);
+    let (t4, t5) = interleave::<1>(x4, x5);
+    let (t6, t7) = interleave::<1>(x6, x7);
+    let (u0, u2) = interleave::<2>(t0, t2);
+    let (u1, u3) = interleave::<2>(t1, t3);
+    let (u4, u6) = interleave::<2>(t4, t6);
+    let (u5, u7) = interleave::<2>(t5, t7);
+    let (v0, v4) = interleave::<4>(u0, u4);
+    let (v1, v5) = interleave::<4>(u1, u5);
+    let (v2, v6) = interleave::<4>(u2, u6);
+    let (v3, v7) = interleave::<4>(u3, u7);
+    [v0, v1, v2, v3, v4, v5, v6, v7]
 }
 
 /// Which pair of byte positions (2c, 2c + 1) of each 128-bit half row r of
@@ -170,18 +135,14 @@ const GROUP_PAIRS: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
 /// fourth (eight-byte units) joining the two groups of each 16-row half,
 /// and 128-bit permutes joining the halves: the standard network, ordered
 /// so that little but the eight-row groups' results goes through memory.
-///
-/// # Safety
-/// AVX2 must be available.
 #[inline(always)]
-pub(super) unsafe fn transpose_32x32(rows: [__m256i; 32]) -> [__m256i; 32] {
-    // SAFETY: AVX2 is available (the caller's contract).
-    let zero = unsafe { _mm256_setzero_si256() };
+pub(super) fn transpose_32x32(rows: [Avx2Vector; 32]) -> [Avx2Vector; 32] {
+    let [first, ..] = rows;
+    let zero = Avx2Vector::zero(Avx2Vector::token(first));
     let mut groups = [[zero; 8]; 4];
     for (group, from) in groups.iter_mut().zip(rows.chunks_exact(8)) {
         if let Ok(from) = from.try_into() {
-            // SAFETY: AVX2 is available (the caller's contract).
-            *group = unsafe { transpose_group(from) };
+            *group = transpose_group(from);
         }
     }
     let [g0, g1, g2, g3] = groups;
@@ -191,12 +152,8 @@ pub(super) unsafe fn transpose_32x32(rows: [__m256i; 32]) -> [__m256i; 32] {
         else {
             continue;
         };
-        // SAFETY: AVX2 is available (the caller's contract).
-        let (top_even, top_odd, bottom_even, bottom_odd) = unsafe {
-            let (top_even, top_odd) = interleave::<8>(a, b);
-            let (bottom_even, bottom_odd) = interleave::<8>(c, d);
-            (top_even, top_odd, bottom_even, bottom_odd)
-        };
+        let (top_even, top_odd) = interleave::<8>(a, b);
+        let (bottom_even, bottom_odd) = interleave::<8>(c, d);
         // Columns 2c and 2c + 1 of rows 0–15 (top) and 16–31 (bottom) in
         // the low halves, columns 2c + 16 and 2c + 17 in the high halves.
         let column = pair.wrapping_mul(2);
@@ -204,13 +161,7 @@ pub(super) unsafe fn transpose_32x32(rows: [__m256i; 32]) -> [__m256i; 32] {
             (column, top_even, bottom_even),
             (column.wrapping_add(1), top_odd, bottom_odd),
         ] {
-            // SAFETY: AVX2 is available (the caller's contract).
-            let (low, high) = unsafe {
-                (
-                    _mm256_permute2x128_si256::<0x20>(top, bottom),
-                    _mm256_permute2x128_si256::<0x31>(top, bottom),
-                )
-            };
+            let (low, high) = (top.halves::<0x20>(bottom), top.halves::<0x31>(bottom));
             if let Some(to) = columns.get_mut(column) {
                 *to = low;
             }
@@ -222,38 +173,6 @@ pub(super) unsafe fn transpose_32x32(rows: [__m256i; 32]) -> [__m256i; 32] {
     columns
 }
 
-/// An all-zero vector.
-///
-/// # Safety
-/// AVX2 must be available.
-#[inline(always)]
-unsafe fn zero() -> __m256i {
-    // SAFETY: AVX2 is available (the caller's contract).
-    unsafe { _mm256_setzero_si256() }
-}
-
-/// Loads 32 bytes.
-///
-/// # Safety
-/// AVX2 must be available.
-#[inline(always)]
-unsafe fn load(bytes: &[u8; VECTOR_BYTES]) -> __m256i {
-    // SAFETY: the reference makes all 32 bytes readable; the load is
-    // unaligned; AVX2 is available (the caller's contract).
-    unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
-}
-
-/// Stores 32 bytes.
-///
-/// # Safety
-/// AVX2 must be available.
-#[inline(always)]
-unsafe fn store(bytes: &mut [u8; VECTOR_BYTES], value: __m256i) {
-    // SAFETY: the reference makes all 32 bytes writable; the store is
-    // unaligned; AVX2 is available (the caller's contract).
-    unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().cast(), value) }
-}
-
 /// The 32 blocks of `chunk` as the rows of a 32 × 32 byte matrix (block i
 /// in bytes 0–24 of row i).
 ///
@@ -261,14 +180,9 @@ unsafe fn store(bytes: &mut [u8; VECTOR_BYTES], value: __m256i) {
 /// runs 7 bytes into the next block: those bytes land in columns that no
 /// lane uses); block 31 goes through a zeroed buffer so that nothing beyond
 /// the chunk is read.
-///
-/// # Safety
-/// AVX2 must be available.
 #[inline(always)]
-pub(super) unsafe fn load_rows(chunk: &[[u8; BLOCK_BYTES]; AVX2_STATES]) -> [__m256i; 32] {
-    // SAFETY: AVX2 is available (the caller's contract); the same holds for
-    // every `unsafe` block below that says "see above".
-    let mut rows = [unsafe { zero() }; 32];
+pub(super) fn load_rows(avx2: Avx2, chunk: &[[u8; BLOCK_BYTES]; AVX2_STATES]) -> [Avx2Vector; 32] {
+    let mut rows = [Avx2Vector::zero(avx2); 32];
     // Windows start at 0, 25, …, 750: the 31 that end within the chunk.
     let windows = chunk
         .as_flattened()
@@ -276,8 +190,7 @@ pub(super) unsafe fn load_rows(chunk: &[[u8; BLOCK_BYTES]; AVX2_STATES]) -> [__m
         .step_by(BLOCK_BYTES);
     for (row, window) in rows.iter_mut().zip(windows) {
         if let Ok(window) = window.try_into() {
-            // SAFETY: see above.
-            *row = unsafe { load(window) };
+            *row = Avx2Vector::load(avx2, window);
         }
     }
     if let (Some(block), Some(row)) = (chunk.last(), rows.last_mut()) {
@@ -285,8 +198,7 @@ pub(super) unsafe fn load_rows(chunk: &[[u8; BLOCK_BYTES]; AVX2_STATES]) -> [__m
         for (to, from) in last.iter_mut().zip(block) {
             *to = *from;
         }
-        // SAFETY: see above.
-        *row = unsafe { load(&last) };
+        *row = Avx2Vector::load(avx2, &last);
         last.as_mut_slice().zeroize();
     }
     rows
@@ -299,14 +211,8 @@ pub(super) unsafe fn load_rows(chunk: &[[u8; BLOCK_BYTES]; AVX2_STATES]) -> [__m
 /// last 7 bytes fall into the next block, whose own store comes after and
 /// overwrites them); block 31 goes through a buffer so that nothing beyond
 /// the chunk is written.
-///
-/// # Safety
-/// AVX2 must be available.
 #[inline(always)]
-pub(super) unsafe fn store_rows(
-    chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES],
-    rows: &[__m256i; 32],
-) {
+pub(super) fn store_rows(chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES], rows: &[Avx2Vector; 32]) {
     let flat = chunk.as_flattened_mut();
     let starts = (0..).step_by(BLOCK_BYTES).take(AVX2_STATES.wrapping_sub(1));
     for (start, row) in starts.zip(rows) {
@@ -314,14 +220,12 @@ pub(super) unsafe fn store_rows(
             .get_mut(start..)
             .and_then(|rest| rest.first_chunk_mut());
         if let Some(window) = window {
-            // SAFETY: AVX2 is available (the caller's contract).
-            unsafe { store(window, *row) };
+            row.store(window);
         }
     }
     if let (Some(block), Some(row)) = (chunk.last_mut(), rows.last()) {
         let mut last = [0u8; VECTOR_BYTES];
-        // SAFETY: AVX2 is available (the caller's contract).
-        unsafe { store(&mut last, *row) };
+        row.store(&mut last);
         for (to, from) in block.iter_mut().zip(&last) {
             *to = *from;
         }
@@ -335,38 +239,29 @@ pub(super) unsafe fn store_rows(
 /// # Safety
 /// AVX2 must be available.
 #[target_feature(enable = "avx2")]
-unsafe fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
-    // Intrinsics are called through the helpers above only: inside this
-    // `target_feature` function newer compilers treat them as safe and
-    // older ones (MSRV) as unsafe, and the helpers need `unsafe` on both.
-    //
-    // SAFETY: AVX2 is available (the caller's contract); the same holds for
-    // every `unsafe` block below that says "see above".
-    let columns = unsafe { transpose_32x32(load_rows(chunk)) };
+unsafe fn permute_chunk(avx2: Avx2, chunk: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
+    let columns = transpose_32x32(load_rows(avx2, chunk));
     // Built in place: a `map` from the vectors was an out-of-line copy.
-    // SAFETY: see above.
-    let mut lanes = [Lanes32(unsafe { zero() }); 25];
+    let mut lanes = [Avx2Vector::zero(avx2); 25];
     for (to, from) in lanes.iter_mut().zip(columns) {
-        *to = Lanes32(from);
+        *to = from;
     }
-    let lanes = rounds(lanes);
-    // SAFETY: see above.
-    let mut columns = [unsafe { zero() }; 32];
+    let lanes = rounds(avx2, lanes);
+    let mut columns = [Avx2Vector::zero(avx2); 32];
     for (to, from) in columns.iter_mut().zip(lanes) {
-        *to = from.0;
+        *to = from;
     }
-    // SAFETY: see above.
-    unsafe { store_rows(chunk, &transpose_32x32(columns)) };
+    store_rows(chunk, &transpose_32x32(columns));
 }
 
 /// Keccak-f\[200\] of every block, 32 states at a time; the last chunk is
 /// filled up with zero states whose results are dropped.
-pub(super) fn permute(_: Avx2, blocks: &mut [[u8; BLOCK_BYTES]]) {
+pub(super) fn permute(avx2: Avx2, blocks: &mut [[u8; BLOCK_BYTES]]) {
     let mut chunks = blocks.chunks_exact_mut(AVX2_STATES);
     for chunk in chunks.by_ref() {
         if let Ok(chunk) = chunk.try_into() {
             // SAFETY: the token exists only if AVX2 was detected at run time.
-            unsafe { permute_chunk(chunk) };
+            unsafe { permute_chunk(avx2, chunk) };
         }
     }
     let rest = chunks.into_remainder();
@@ -376,7 +271,7 @@ pub(super) fn permute(_: Avx2, blocks: &mut [[u8; BLOCK_BYTES]]) {
             *to = *from;
         }
         // SAFETY: the token exists only if AVX2 was detected at run time.
-        unsafe { permute_chunk(&mut padded) };
+        unsafe { permute_chunk(avx2, &mut padded) };
         for (to, from) in rest.iter_mut().zip(&padded) {
             *to = *from;
         }
@@ -394,25 +289,21 @@ mod tests {
     #[test]
     #[allow(clippy::cast_possible_truncation)] // Filler bytes truncate on purpose.
     fn transpose_is_a_transpose() {
-        if avx2_or_fail().is_none() {
+        let Some(avx2) = avx2_or_fail() else {
             return;
-        }
+        };
         let mut rows = [[0u8; 32]; 32];
         for (i, row) in rows.iter_mut().enumerate() {
             for (j, byte) in row.iter_mut().enumerate() {
                 *byte = (i * 32 + j).wrapping_mul(0x9e37_79b9) as u8 ^ (j as u8);
             }
         }
-        // SAFETY: AVX2 was detected above.
-        let out = unsafe {
-            let vectors = rows.map(|r| load(&r));
-            let t = transpose_32x32(vectors);
-            t.map(|v| {
-                let mut bytes = [0u8; 32];
-                store(&mut bytes, v);
-                bytes
-            })
-        };
+        let vectors = rows.map(|r| Avx2Vector::load(avx2, &r));
+        let out = transpose_32x32(vectors).map(|v| {
+            let mut bytes = [0u8; 32];
+            v.store(&mut bytes);
+            bytes
+        });
         for i in 0..32 {
             for j in 0..32 {
                 assert_eq!(out[j][i], rows[i][j], "row {i} col {j}");

@@ -23,17 +23,18 @@
 //! More on the layout and the round, with what was measured: DESIGN.md,
 //! "Kernel layouts in detail".
 
-use super::super::super::avx512::{load_tables, transpose_qwords};
-use super::super::super::cpu::{Avx512Gfni, Avx512Vbmi};
-use super::super::round::{Word, rounds};
-use super::avx2::{AVX2_STATES, Lanes32, load_rows, store_rows, transpose_32x32};
+use super::avx2::{AVX2_STATES, load_rows, store_rows, transpose_32x32};
+use crate::permutation::cpu::{Avx512Gfni, Avx512Vbmi};
+use crate::permutation::keccak::round::{Word, rounds};
+use crate::permutation::simd::avx2::Avx2Vector;
+use crate::permutation::simd::avx512::{load_tables, transpose_qwords};
 use core::arch::x86_64::{
-    __m512i, _mm_set_epi64x, _mm256_gf2p8affine_epi64_epi8, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_ternarylogic_epi32, _mm512_add_epi8, _mm512_and_si512,
-    _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
-    _mm512_mask_permutexvar_epi8, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8,
-    _mm512_or_si512, _mm512_set1_epi8, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_sll_epi64,
-    _mm512_srl_epi64, _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_xor_si512,
+    __m256i, __m512i, _mm_set_epi64x, _mm256_gf2p8affine_epi64_epi8, _mm256_set1_epi64x,
+    _mm256_ternarylogic_epi32, _mm512_add_epi8, _mm512_and_si512, _mm512_andnot_si512,
+    _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512, _mm512_mask_permutexvar_epi8,
+    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_or_si512, _mm512_set1_epi8,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_sll_epi64, _mm512_srl_epi64,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_xor_si512,
 };
 use zeroize::Zeroize;
 
@@ -90,8 +91,11 @@ fn rotation(bits: u32) -> i64 {
 struct Lanes64(__m512i);
 
 impl Word for Lanes64 {
+    type Token = ();
     #[inline(always)]
-    fn splat(byte: u8) -> Self {
+    fn token(self) {}
+    #[inline(always)]
+    fn splat((): (), byte: u8) -> Self {
         // SAFETY: AVX-512F is available (type invariant of `Lanes64`).
         Self(unsafe { _mm512_set1_epi8(i8::from_ne_bytes([byte])) })
     }
@@ -149,45 +153,64 @@ impl Word for Lanes64 {
     }
 }
 
-/// Lane (x, y) of 32 states in a 256-bit vector: the AVX2 backend's
-/// [`Lanes32`] with the rotations, χ and three-way XORs of [`Lanes64`]
-/// (AVX-512VL), for batches that one AVX2 pass would hold.
+/// Lane (x, y) of 32 states in a 256-bit vector: an [`Avx2Vector`] with
+/// the rotations, χ and three-way XORs of [`Lanes64`] (AVX-512VL), for
+/// batches that one AVX2 pass would hold.
 ///
-/// Invariant: values of this type exist only inside [`permute_32`], a
-/// function that runs only under an [`Avx512Gfni`] token; so AVX-512F,
-/// AVX-512VL, GFNI and AVX2 are available whenever a method of this type
-/// runs.
+/// Invariant: a value carries the [`Avx512Gfni`] token it was made with
+/// (the only constructor is [`Word::splat`], which takes it, and the other
+/// values are made from existing ones); so AVX-512F, AVX-512VL, GFNI and
+/// AVX2 are available whenever a method of this type runs.
 #[derive(Clone, Copy)]
-struct GfniLanes32(Lanes32);
+struct GfniLanes32(Avx2Vector, Avx512Gfni);
+
+impl GfniLanes32 {
+    /// `vector` with this value's token.
+    #[inline(always)]
+    fn with(self, vector: Avx2Vector) -> Self {
+        Self(vector, self.1)
+    }
+
+    /// `vector` with the token, whose features include AVX2's.
+    #[inline(always)]
+    fn with_raw(self, vector: __m256i) -> Self {
+        self.with(Avx2Vector::from_raw(self.1.avx2(), vector))
+    }
+}
 
 impl Word for GfniLanes32 {
+    type Token = Avx512Gfni;
     #[inline(always)]
-    fn splat(byte: u8) -> Self {
-        Self(Lanes32::splat(byte))
+    fn token(self) -> Avx512Gfni {
+        self.1
+    }
+    #[inline(always)]
+    fn splat(token: Avx512Gfni, byte: u8) -> Self {
+        Self(Word::splat(token.avx2(), byte), token)
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
-        Self(self.0.xor(other.0))
+        self.with(self.0.xor(other.0))
     }
     #[inline(always)]
     fn and(self, other: Self) -> Self {
-        Self(self.0.and(other.0))
+        self.with(self.0.and(other.0))
     }
     #[inline(always)]
     fn or(self, other: Self) -> Self {
-        Self(self.0.or(other.0))
+        self.with(self.0.or(other.0))
     }
     #[inline(always)]
     fn andnot(self, other: Self) -> Self {
-        Self(self.0.andnot(other.0))
+        self.with(Word::andnot(self.0, other.0))
     }
     #[inline(always)]
     fn shl(self, bits: u32) -> Self {
-        Self(self.0.shl(bits))
+        self.with(self.0.shl(bits))
     }
     #[inline(always)]
     fn shr(self, bits: u32) -> Self {
-        Self(self.0.shr(bits))
+        self.with(self.0.shr(bits))
     }
     /// One `vgf2p8affineqb`, as for [`Lanes64`].
     #[inline(always)]
@@ -195,26 +218,26 @@ impl Word for GfniLanes32 {
         let matrix = rotation(bits);
         // SAFETY: GFNI and AVX are available (type invariant of
         // `GfniLanes32`).
-        Self(Lanes32(unsafe {
-            _mm256_gf2p8affine_epi64_epi8::<0>(self.0.0, _mm256_set1_epi64x(matrix))
-        }))
+        self.with_raw(unsafe {
+            _mm256_gf2p8affine_epi64_epi8::<0>(self.0.raw(), _mm256_set1_epi64x(matrix))
+        })
     }
     /// `vpternlogd` on 256 bits (AVX-512VL), as for [`Lanes64`].
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
         // SAFETY: AVX-512F and AVX-512VL are available (type invariant of
         // `GfniLanes32`).
-        Self(Lanes32(unsafe {
-            _mm256_ternarylogic_epi32::<0x96>(self.0.0, b.0.0, c.0.0)
-        }))
+        self.with_raw(unsafe {
+            _mm256_ternarylogic_epi32::<0x96>(self.0.raw(), b.0.raw(), c.0.raw())
+        })
     }
     /// `vpternlogd` on 256 bits (AVX-512VL), as for [`Lanes64`].
     #[inline(always)]
     fn chi(self, b: Self, c: Self) -> Self {
         // SAFETY: as for `xor3`.
-        Self(Lanes32(unsafe {
-            _mm256_ternarylogic_epi32::<0xd2>(self.0.0, b.0.0, c.0.0)
-        }))
+        self.with_raw(unsafe {
+            _mm256_ternarylogic_epi32::<0xd2>(self.0.raw(), b.0.raw(), c.0.raw())
+        })
     }
 }
 
@@ -224,40 +247,38 @@ impl Word for GfniLanes32 {
 /// # Safety
 /// AVX-512F, AVX-512VL, GFNI and AVX2 must be available.
 #[target_feature(enable = "avx2,avx512f,avx512vl,gfni")]
-unsafe fn permute_32(blocks: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
-    // SAFETY: AVX2 is available (the caller's contract), all the AVX2
-    // backend's helpers need; the same holds for the `unsafe` block below.
-    let columns = unsafe { transpose_32x32(load_rows(blocks)) };
+unsafe fn permute_32(token: Avx512Gfni, blocks: &mut [[u8; BLOCK_BYTES]; AVX2_STATES]) {
+    let avx2 = token.avx2();
+    let columns = transpose_32x32(load_rows(avx2, blocks));
     // Built in place: a `map` from the vectors was an out-of-line copy.
-    let mut lanes = [GfniLanes32(Lanes32(_mm256_setzero_si256())); 25];
+    let mut lanes = [GfniLanes32(Avx2Vector::zero(avx2), token); 25];
     for (to, from) in lanes.iter_mut().zip(columns) {
-        *to = GfniLanes32(Lanes32(from));
+        *to = GfniLanes32(from, token);
     }
-    let lanes = rounds(lanes);
-    let mut columns = [_mm256_setzero_si256(); 32];
+    let lanes = rounds(token, lanes);
+    let mut columns = [Avx2Vector::zero(avx2); 32];
     for (to, from) in columns.iter_mut().zip(lanes) {
-        *to = from.0.0;
+        *to = from.0;
     }
-    // SAFETY: as above.
-    unsafe { store_rows(blocks, &transpose_32x32(columns)) };
+    store_rows(blocks, &transpose_32x32(columns));
 }
 
 /// Keccak-f\[200\] of up to 32 blocks, [`GfniLanes32`] (the tier below 33
 /// blocks on these CPUs); a short batch is filled up with zero states
 /// whose results are dropped.
-pub(super) fn permute_narrow(_: Avx512Gfni, blocks: &mut [[u8; BLOCK_BYTES]]) {
+pub(super) fn permute_narrow(token: Avx512Gfni, blocks: &mut [[u8; BLOCK_BYTES]]) {
     for chunk in blocks.chunks_mut(AVX2_STATES) {
         match <&mut [[u8; BLOCK_BYTES]; AVX2_STATES]>::try_from(&mut *chunk) {
             // SAFETY: the token exists only if AVX-512F, AVX-512VL, GFNI and
             // AVX2 were detected at run time.
-            Ok(whole) => unsafe { permute_32(whole) },
+            Ok(whole) => unsafe { permute_32(token, whole) },
             Err(_) => {
                 let mut padded = [[0u8; BLOCK_BYTES]; AVX2_STATES];
                 for (to, from) in padded.iter_mut().zip(chunk.iter()) {
                     *to = *from;
                 }
                 // SAFETY: as above.
-                unsafe { permute_32(&mut padded) };
+                unsafe { permute_32(token, &mut padded) };
                 for (to, from) in chunk.iter_mut().zip(&padded) {
                     *to = *from;
                 }
@@ -545,7 +566,7 @@ unsafe fn lanes_to_rows(lanes: &[Lanes64; 25], blocks: &mut [[u8; BLOCK_BYTES]; 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 unsafe fn permute_64(blocks: &mut [[u8; BLOCK_BYTES]; AVX512_STATES]) {
     // SAFETY: the features are available (the caller's contract).
-    let lanes = rounds(unsafe { rows_to_lanes(blocks) });
+    let lanes = rounds((), unsafe { rows_to_lanes(blocks) });
     // SAFETY: as above.
     unsafe { lanes_to_rows(&lanes, blocks) };
 }

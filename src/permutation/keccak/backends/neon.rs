@@ -9,19 +9,13 @@
 //! is indexed by the data and every operation is a fixed sequence, so the
 //! time taken does not depend on the states.
 //!
-//! NEON is part of every aarch64 target this module is built for
-//! (`target_feature = "neon"`), so no run-time detection guards it; its
-//! `unsafe` (the intrinsics, and `zip1` of 64-bit units as `asm!`) stays in
-//! this module.
+//! The vectors are [`NeonVector`]s (`permutation::simd::neon`, which holds
+//! the intrinsics): NEON is part of every aarch64 target this module is
+//! built for, so no run-time detection guards it.
 
-use super::super::ROUND_CONSTANTS;
-use super::super::round::Word;
-use core::arch::aarch64::{
-    uint8x16_t, vandq_u8, vbicq_u8, vdupq_n_s8, vdupq_n_u8, veorq_u8, vld1q_u8, vorrq_u8,
-    vreinterpretq_u8_u16, vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u16_u8,
-    vreinterpretq_u32_u8, vreinterpretq_u64_u8, vshlq_u8, vshrq_n_u8, vsliq_n_u8, vst1q_u8,
-    vzip1q_u8, vzip1q_u16, vzip1q_u32, vzip2q_u8, vzip2q_u16, vzip2q_u32, vzip2q_u64,
-};
+use crate::permutation::keccak::ROUND_CONSTANTS;
+use crate::permutation::keccak::round::Word;
+use crate::permutation::simd::neon::NeonVector;
 use zeroize::Zeroize;
 
 /// How many states one NEON pass permutes: the bytes of a vector.
@@ -30,79 +24,59 @@ pub(super) const NEON_STATES: usize = 16;
 /// Block size of Keccak-f\[200\].
 const BLOCK_BYTES: usize = 25;
 
-/// Bytes of a vector.
-const VECTOR_BYTES: usize = 16;
-
 /// Lane (x, y) of 16 states, one byte per state.
-#[derive(Clone, Copy)]
-struct Lanes16(uint8x16_t);
-
-// SAFETY (every `unsafe` block of this module that says "NEON"): the
-// module is built only for aarch64 with `target_feature = "neon"`, so every
-// NEON instruction is available; the register intrinsics have no other
-// precondition.
-
-impl Word for Lanes16 {
+impl Word for NeonVector {
+    type Token = ();
     #[inline(always)]
-    fn splat(byte: u8) -> Self {
-        // SAFETY: NEON (see the module's SAFETY note).
-        Self(unsafe { vdupq_n_u8(byte) })
+    fn token(self) {}
+    #[inline(always)]
+    fn splat((): (), byte: u8) -> Self {
+        NeonVector::splat_u8(byte)
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { veorq_u8(self.0, other.0) })
+        self ^ other
     }
     #[inline(always)]
     fn and(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vandq_u8(self.0, other.0) })
+        self & other
     }
     #[inline(always)]
     fn or(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vorrq_u8(self.0, other.0) })
+        self | other
     }
     /// `bic`: `other ∧ ¬self`.
     #[inline(always)]
     fn andnot(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vbicq_u8(other.0, self.0) })
+        NeonVector::andnot(self, other)
     }
     /// Byte-wise shift (`ushl` by a splatted count; bits cannot cross into
     /// a neighbouring byte).
     #[inline(always)]
     fn shl(self, bits: u32) -> Self {
-        let bits = i8::try_from(bits).unwrap_or(8);
-        // SAFETY: NEON.
-        Self(unsafe { vshlq_u8(self.0, vdupq_n_s8(bits)) })
+        self.shl_u8_by(i8::try_from(bits).unwrap_or(8))
     }
     /// Byte-wise shift right (`ushl` by a negative count).
     #[inline(always)]
     fn shr(self, bits: u32) -> Self {
-        let bits = i8::try_from(bits).unwrap_or(8);
-        // SAFETY: NEON.
-        Self(unsafe { vshlq_u8(self.0, vdupq_n_s8(bits.wrapping_neg())) })
+        self.shl_u8_by(i8::try_from(bits).unwrap_or(8).wrapping_neg())
     }
     /// Two instructions: the wrapped-around bits by `ushr`, then `sli`
     /// shifts the byte left and inserts it above them. The count is a
     /// constant after inlining, so the `match` disappears.
     #[inline(always)]
     fn rotl(self, bits: u32) -> Self {
-        let x = self.0;
-        // SAFETY: NEON.
-        Self(unsafe {
-            match bits & 7 {
-                1 => vsliq_n_u8::<1>(vshrq_n_u8::<7>(x), x),
-                2 => vsliq_n_u8::<2>(vshrq_n_u8::<6>(x), x),
-                3 => vsliq_n_u8::<3>(vshrq_n_u8::<5>(x), x),
-                4 => vsliq_n_u8::<4>(vshrq_n_u8::<4>(x), x),
-                5 => vsliq_n_u8::<5>(vshrq_n_u8::<3>(x), x),
-                6 => vsliq_n_u8::<6>(vshrq_n_u8::<2>(x), x),
-                7 => vsliq_n_u8::<7>(vshrq_n_u8::<1>(x), x),
-                _ => x,
-            }
-        })
+        let x = self;
+        match bits & 7 {
+            1 => x.shr_u8::<7>().shift_left_insert::<1>(x),
+            2 => x.shr_u8::<6>().shift_left_insert::<2>(x),
+            3 => x.shr_u8::<5>().shift_left_insert::<3>(x),
+            4 => x.shr_u8::<4>().shift_left_insert::<4>(x),
+            5 => x.shr_u8::<3>().shift_left_insert::<5>(x),
+            6 => x.shr_u8::<2>().shift_left_insert::<6>(x),
+            7 => x.shr_u8::<1>().shift_left_insert::<7>(x),
+            _ => x,
+        }
     }
 }
 
@@ -118,7 +92,7 @@ impl Word for Lanes16 {
 /// lane (0, 0)) comes first, where nothing else is live, not after χ,
 /// where the constant's vector would be.
 #[inline(always)]
-fn round(state: [Lanes16; 25], previous_constant: Lanes16) -> [Lanes16; 25] {
+fn round(state: [NeonVector; 25], previous_constant: NeonVector) -> [NeonVector; 25] {
     let [
         a00,
         a10,
@@ -191,7 +165,7 @@ fn round(state: [Lanes16; 25], previous_constant: Lanes16) -> [Lanes16; 25] {
 
 /// χ on one row.
 #[inline(always)]
-fn chi([b0, b1, b2, b3, b4]: [Lanes16; 5]) -> [Lanes16; 5] {
+fn chi([b0, b1, b2, b3, b4]: [NeonVector; 5]) -> [NeonVector; 5] {
     [
         b0.chi(b1, b2),
         b1.chi(b2, b3),
@@ -206,76 +180,34 @@ fn chi([b0, b1, b2, b3, b4]: [Lanes16; 5]) -> [Lanes16; 5] {
 /// "Lockstep packets on aarch64"); each round's ι is applied at the start
 /// of the next one, the last after the loop.
 #[inline(always)]
-fn rounds(mut state: [Lanes16; 25]) -> [Lanes16; 25] {
+fn rounds(mut state: [NeonVector; 25]) -> [NeonVector; 25] {
     let mut previous = 0;
     for triple in ROUND_CONSTANTS.chunks_exact(3) {
         if let [first, second, third] = *triple {
-            state = round(state, Lanes16::splat(previous));
-            state = round(state, Lanes16::splat(first));
-            state = round(state, Lanes16::splat(second));
+            state = round(state, NeonVector::splat_u8(previous));
+            state = round(state, NeonVector::splat_u8(first));
+            state = round(state, NeonVector::splat_u8(second));
             previous = third;
         }
     }
     let [a00, rest @ ..] = state;
-    let mut out = [a00.xor(Lanes16::splat(previous)); 25];
+    let mut out = [a00.xor(NeonVector::splat_u8(previous)); 25];
     if let Some(to) = out.get_mut(1..) {
         to.copy_from_slice(&rest);
     }
     out
 }
 
-/// Interleaves the `BYTES`-byte units of `a` and `b`: the low halves' units
-/// into the first result (`zip1`), the high halves' into the second
-/// (`zip2`).
+/// One stage of the transpose network: rows 2i and 2i + 1 interleave
+/// their `BYTES`-byte units into rows i (low units) and i + 8 (high
+/// units).
 #[inline(always)]
-fn interleave<const BYTES: usize>(a: uint8x16_t, b: uint8x16_t) -> (uint8x16_t, uint8x16_t) {
-    // SAFETY: NEON; the reinterpretations only rename the register's type,
-    // and the `zip1` only reads and writes the registers it names.
-    unsafe {
-        match BYTES {
-            1 => (vzip1q_u8(a, b), vzip2q_u8(a, b)),
-            2 => {
-                let (a, b) = (vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b));
-                (
-                    vreinterpretq_u8_u16(vzip1q_u16(a, b)),
-                    vreinterpretq_u8_u16(vzip2q_u16(a, b)),
-                )
-            }
-            4 => {
-                let (a, b) = (vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b));
-                (
-                    vreinterpretq_u8_u32(vzip1q_u32(a, b)),
-                    vreinterpretq_u8_u32(vzip2q_u32(a, b)),
-                )
-            }
-            _ => {
-                // `zip1` written out: LLVM emits it as a lane insert
-                // (`mov v.d[1]`), which overwrites its first operand, and
-                // so copies that operand first (`zip2` still reads it).
-                let low;
-                core::arch::asm!(
-                    "zip1 {low:v}.2d, {a:v}.2d, {b:v}.2d",
-                    low = lateout(vreg) low,
-                    a = in(vreg) a,
-                    b = in(vreg) b,
-                    options(pure, nomem, nostack, preserves_flags),
-                );
-                let (a, b) = (vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b));
-                (low, vreinterpretq_u8_u64(vzip2q_u64(a, b)))
-            }
-        }
-    }
-}
-
-/// One stage of the transpose network: rows 2i and 2i + 1 interleave into
-/// rows i (low units) and i + 8 (high units).
-#[inline(always)]
-fn interleave_stage<const BYTES: usize>(rows: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
+fn interleave_stage<const BYTES: usize>(rows: [NeonVector; 16]) -> [NeonVector; 16] {
     let mut out = rows;
     let (low, high) = out.split_at_mut(8);
     for ((low, high), pair) in low.iter_mut().zip(high).zip(rows.chunks_exact(2)) {
         if let [a, b] = *pair {
-            (*low, *high) = interleave::<BYTES>(a, b);
+            [*low, *high] = a.zip::<BYTES>(b);
         }
     }
     out
@@ -288,7 +220,7 @@ fn interleave_stage<const BYTES: usize>(rows: [uint8x16_t; 16]) -> [uint8x16_t; 
 /// row number into the byte position; the rows come out in bit-reversed
 /// order, which the final renaming undoes.
 #[inline(always)]
-fn transpose_16x16(rows: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
+fn transpose_16x16(rows: [NeonVector; 16]) -> [NeonVector; 16] {
     let rows = interleave_stage::<1>(rows);
     let rows = interleave_stage::<2>(rows);
     let rows = interleave_stage::<4>(rows);
@@ -317,40 +249,30 @@ fn transpose_16x16(rows: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
 
 /// Loads a block's first row, bytes 0–15.
 #[inline(always)]
-fn load_low(block: &[u8; BLOCK_BYTES]) -> uint8x16_t {
+fn load_low(block: &[u8; BLOCK_BYTES]) -> NeonVector {
     let [row @ .., _, _, _, _, _, _, _, _, _] = block;
-    let row: &[u8; VECTOR_BYTES] = row;
-    // SAFETY: NEON; the reference makes all 16 bytes readable, and `ld1`
-    // has no alignment requirement beyond a byte's.
-    unsafe { vld1q_u8(row.as_ptr()) }
+    NeonVector::load(row)
 }
 
 /// Loads a block's second row, bytes 9–24.
 #[inline(always)]
-fn load_high(block: &[u8; BLOCK_BYTES]) -> uint8x16_t {
+fn load_high(block: &[u8; BLOCK_BYTES]) -> NeonVector {
     let [_, _, _, _, _, _, _, _, _, row @ ..] = block;
-    let row: &[u8; VECTOR_BYTES] = row;
-    // SAFETY: as in `load_low`.
-    unsafe { vld1q_u8(row.as_ptr()) }
+    NeonVector::load(row)
 }
 
 /// Stores a block's first row, bytes 0–15.
 #[inline(always)]
-fn store_low(block: &mut [u8; BLOCK_BYTES], value: uint8x16_t) {
+fn store_low(block: &mut [u8; BLOCK_BYTES], value: NeonVector) {
     let [row @ .., _, _, _, _, _, _, _, _, _] = block;
-    let row: &mut [u8; VECTOR_BYTES] = row;
-    // SAFETY: NEON; the reference makes all 16 bytes writable, and `st1`
-    // has no alignment requirement beyond a byte's.
-    unsafe { vst1q_u8(row.as_mut_ptr(), value) }
+    value.store(row);
 }
 
 /// Stores a block's second row, bytes 9–24.
 #[inline(always)]
-fn store_high(block: &mut [u8; BLOCK_BYTES], value: uint8x16_t) {
+fn store_high(block: &mut [u8; BLOCK_BYTES], value: NeonVector) {
     let [_, _, _, _, _, _, _, _, _, row @ ..] = block;
-    let row: &mut [u8; VECTOR_BYTES] = row;
-    // SAFETY: as in `store_low`.
-    unsafe { vst1q_u8(row.as_mut_ptr(), value) }
+    value.store(row);
 }
 
 /// Keccak-f\[200\] of 16 blocks.
@@ -399,13 +321,10 @@ fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; NEON_STATES]) {
         l23,
         l24,
     ] = transpose_16x16(chunk.each_ref().map(load_high));
-    let lanes = rounds(
-        [
-            l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16, l17, l18,
-            l19, l20, l21, l22, l23, l24,
-        ]
-        .map(Lanes16),
-    );
+    let lanes = rounds([
+        l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16, l17, l18, l19,
+        l20, l21, l22, l23, l24,
+    ]);
     let [
         l0,
         l1,
@@ -432,7 +351,7 @@ fn permute_chunk(chunk: &mut [[u8; BLOCK_BYTES]; NEON_STATES]) {
         l22,
         l23,
         l24,
-    ] = lanes.map(|lane| lane.0);
+    ] = lanes;
     let low = transpose_16x16([
         l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15,
     ]);
@@ -475,14 +394,12 @@ mod tests {
     use crate::permutation::backend_check::check;
     use crate::permutation::keccak_f200;
 
-    fn load(bytes: &[u8; 16]) -> uint8x16_t {
-        // SAFETY: NEON; 16 readable bytes.
-        unsafe { vld1q_u8(bytes.as_ptr()) }
+    fn load(bytes: &[u8; 16]) -> NeonVector {
+        NeonVector::load(bytes)
     }
 
-    fn store(bytes: &mut [u8; 16], value: uint8x16_t) {
-        // SAFETY: NEON; 16 writable bytes.
-        unsafe { vst1q_u8(bytes.as_mut_ptr(), value) }
+    fn store(bytes: &mut [u8; 16], value: NeonVector) {
+        value.store(bytes);
     }
 
     #[test]
@@ -512,7 +429,7 @@ mod tests {
         let bytes: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0xa5);
         for bits in 1..8 {
             let mut out = [0u8; 16];
-            store(&mut out, Lanes16(load(&bytes)).rotl(bits).0);
+            store(&mut out, load(&bytes).rotl(bits));
             assert_eq!(out, bytes.map(|b| b.rotate_left(bits)), "{bits}");
         }
     }

@@ -23,7 +23,7 @@
     clippy::cast_possible_truncation
 )]
 
-use super::super::{RHO, ROUND_CONSTANTS};
+use crate::permutation::keccak::{RHO, ROUND_CONSTANTS};
 use core::arch::aarch64::{
     int8x16_t, uint8x16_t, uint8x16x2_t, uint8x16x3_t, vbicq_u8, vdupq_n_u8, veorq_u8, vextq_u8,
     vld1q_s8, vld1q_u8, vorrq_u8, vqtbl1q_u8, vqtbl2q_u8, vqtbl3q_u8, vsetq_lane_u8, vshlq_u8,

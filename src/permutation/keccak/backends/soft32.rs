@@ -29,7 +29,7 @@
 use core::cell::Cell;
 use core::hint::black_box;
 
-use super::super::super::keccak::{RHO, ROUND_CONSTANTS};
+use crate::permutation::keccak::{RHO, ROUND_CONSTANTS};
 
 /// The state, each lane repeated in the four bytes of a word and kept in
 /// its frame, in one of two layouts ([`at`]).

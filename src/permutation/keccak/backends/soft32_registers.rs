@@ -20,7 +20,7 @@
 use core::cell::Cell;
 use core::hint::black_box;
 
-use super::super::super::keccak::ROUND_CONSTANTS;
+use crate::permutation::keccak::ROUND_CONSTANTS;
 
 /// The round constants, each repeated in the four bytes of a word.
 const REPEATED_CONSTANTS: [u32; 18] = {

@@ -14,7 +14,7 @@
 //! is a fixed sequence independent of the data, so the time taken does not
 //! depend on the states.
 
-use super::super::round::{Word, rounds};
+use crate::permutation::keccak::round::{Word, rounds};
 use zeroize::Zeroize;
 
 /// A byte lane repeated in the four bytes of a word: one state.
@@ -22,8 +22,11 @@ use zeroize::Zeroize;
 struct Repeated(u32);
 
 impl Word for Repeated {
+    type Token = ();
     #[inline(always)]
-    fn splat(byte: u8) -> Self {
+    fn token(self) {}
+    #[inline(always)]
+    fn splat((): (), byte: u8) -> Self {
         Self(u32::from_ne_bytes([byte; 4]))
     }
     #[inline(always)]
@@ -63,9 +66,9 @@ pub(super) fn permute_one(block: &mut [u8; 25]) {
     // call even in cargo's default release profile (.ci/inline-check).
     let mut lanes = [Repeated(0); 25];
     for (lane, &byte) in lanes.iter_mut().zip(block.iter()) {
-        *lane = Repeated::splat(byte);
+        *lane = Repeated::splat((), byte);
     }
-    let mut lanes = rounds(lanes);
+    let mut lanes = rounds((), lanes);
     for (byte, lane) in block.iter_mut().zip(&lanes) {
         // Byte 0 of the word is one copy of the lane.
         *byte = lane.0.to_le_bytes()[0];
@@ -81,8 +84,11 @@ pub(super) const SWAR_STATES: usize = 8;
 
 /// Eight states byte-sliced in a general-purpose register.
 impl Word for u64 {
+    type Token = ();
     #[inline(always)]
-    fn splat(byte: u8) -> Self {
+    fn token(self) {}
+    #[inline(always)]
+    fn splat((): (), byte: u8) -> Self {
         Self::from_ne_bytes([byte; 8])
     }
     #[inline(always)]
@@ -228,7 +234,7 @@ fn store_x8(lanes: &[u64; 25], blocks: &mut [[u8; 25]]) {
 /// the last chunk is filled up with zero states whose results are dropped.
 pub(super) fn permute_x8(blocks: &mut [[u8; 25]]) {
     for chunk in blocks.chunks_mut(SWAR_STATES) {
-        let mut lanes = rounds(load_x8(chunk));
+        let mut lanes = rounds((), load_x8(chunk));
         store_x8(&lanes, chunk);
         lanes.zeroize();
     }

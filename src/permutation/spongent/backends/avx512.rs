@@ -103,11 +103,13 @@ pub(super) mod medium;
 // Blocks to bit-transposed byte columns and back, for both layouts.
 mod columns;
 
-use super::super::super::avx512::load_table;
-use super::super::super::cpu::Avx512Vbmi;
-use super::super::sbox::{Bits, Ternary, sbox_ternary};
-use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
 use super::soft64::Word;
+use crate::permutation::cpu::Avx512Vbmi;
+use crate::permutation::simd::avx512::load_table;
+use crate::permutation::spongent::sbox::{Bits, Ternary, sbox_ternary};
+use crate::permutation::spongent::{
+    COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter,
+};
 use columns::{BLOCKS as CHUNK, Columns, GROUP, blocks_to_columns, columns_to_blocks};
 use core::arch::x86_64::{
     __m256i, __m512i, _mm_set_epi64x, _mm256_and_si256, _mm256_andnot_si256, _mm256_loadu_si256,
@@ -134,7 +136,7 @@ pub(super) const WIDTH: usize = 512;
 /// available whenever one of their methods runs (the safety argument of
 /// every `unsafe` block in them). The methods are `#[inline(always)]` so
 /// that they, and the intrinsics in them, inline into those functions.
-trait Slice: Word + Ternary {
+trait Slice: Word<Token = Avx512Vbmi> + Ternary {
     /// States per word: 64 per 64-bit lane.
     const STATES: usize;
     /// The word whose lanes are `rows[..STATES / 64]`.
@@ -197,7 +199,8 @@ macro_rules! slice_word {
             }
             #[inline(always)]
             fn not(self) -> Self {
-                self.xor(Self::splat(u64::MAX))
+                // SAFETY: the features are available (see `Slice`).
+                self.xor(Self(unsafe { $splat(-1) }))
             }
         }
 
@@ -211,13 +214,14 @@ macro_rules! slice_word {
 
         #[allow(clippy::cast_possible_wrap)] // Lanes are bit patterns.
         impl Word for $name {
+            type Token = Avx512Vbmi;
             #[inline(always)]
-            fn zero() -> Self {
+            fn zero(_: Avx512Vbmi) -> Self {
                 // SAFETY: the features are available (see `Slice`).
                 Self(unsafe { $zero() })
             }
             #[inline(always)]
-            fn splat(bits: u64) -> Self {
+            fn splat(_: Avx512Vbmi, bits: u64) -> Self {
                 // SAFETY: the features are available (see `Slice`).
                 Self(unsafe { $splat(bits as i64) })
             }
@@ -232,7 +236,7 @@ macro_rules! slice_word {
                 Self(unsafe { $shr(self.0, S) })
             }
             #[inline(always)]
-            fn from_lanes(mut lane: impl FnMut(usize) -> u64) -> Self {
+            fn from_lanes(_: Avx512Vbmi, mut lane: impl FnMut(usize) -> u64) -> Self {
                 let mut lanes = [0u64; $lanes];
                 for (l, to) in lanes.iter_mut().enumerate() {
                     *to = lane(l);
@@ -412,11 +416,16 @@ static MASKS_176: [[u64; 7]; ROUNDS_176] = round_masks(COUNTER_176);
 /// `word` holding state bit `bit` of a `BITS`-bit state, with the round
 /// constant `masks` added where it reaches that bit.
 #[inline(always)]
-fn with_constant<W: Slice, const BITS: usize>(word: W, bit: usize, masks: &[u64; 7]) -> W {
+fn with_constant<W: Slice, const BITS: usize>(
+    token: Avx512Vbmi,
+    word: W,
+    bit: usize,
+    masks: &[u64; 7],
+) -> W {
     if bit < 7 {
-        word.xor(W::splat(masks[bit]))
+        word.xor(W::splat(token, masks[bit]))
     } else if bit >= BITS - 7 {
-        word.xor(W::splat(masks[BITS - 1 - bit]))
+        word.xor(W::splat(token, masks[BITS - 1 - bit]))
     } else {
         word
     }
@@ -433,6 +442,7 @@ fn with_constant<W: Slice, const BITS: usize>(word: W, bit: usize, masks: &[u64;
 /// call); without, `g` must be one of the others, which they do not reach.
 #[inline(always)]
 fn group<W: Slice, const BITS: usize, const GROUPS: usize, const CONSTANTS: bool>(
+    token: Avx512Vbmi,
     from: &[W; 16],
     to: &mut [[W; GROUPS]; 16],
     g: usize,
@@ -442,11 +452,11 @@ fn group<W: Slice, const BITS: usize, const GROUPS: usize, const CONSTANTS: bool
     let mut x = *from;
     if CONSTANTS {
         for (t, word) in x.iter_mut().enumerate() {
-            *word = with_constant::<W, BITS>(*word, 16 * g + t, first);
+            *word = with_constant::<W, BITS>(token, *word, 16 * g + t, first);
         }
     }
     // y[i][j]: output bit j of first-round S-box 4g + i.
-    let mut y = [[W::zero(); 4]; 4];
+    let mut y = [[W::zero(token); 4]; 4];
     for (i, out) in y.iter_mut().enumerate() {
         *out = sbox_ternary([x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]]);
     }
@@ -458,7 +468,7 @@ fn group<W: Slice, const BITS: usize, const GROUPS: usize, const CONSTANTS: bool
         let mut nibble = [y[0][j], y[1][j], y[2][j], y[3][j]];
         if CONSTANTS {
             for (i, word) in nibble.iter_mut().enumerate() {
-                *word = with_constant::<W, BITS>(*word, 4 * n + i, second);
+                *word = with_constant::<W, BITS>(token, *word, 4 * n + i, second);
             }
         }
         for (k, word) in sbox_ternary(nibble).into_iter().enumerate() {
@@ -475,6 +485,7 @@ fn group<W: Slice, const BITS: usize, const GROUPS: usize, const CONSTANTS: bool
 #[inline(always)]
 #[allow(clippy::panic)] // Unreachable: the sizes are checked at compile time.
 fn two_rounds<W: Slice, const BITS: usize, const GROUPS: usize>(
+    token: Avx512Vbmi,
     from: &[W; BITS],
     to: &mut [W; BITS],
     first: &[u64; 7],
@@ -491,12 +502,20 @@ fn two_rounds<W: Slice, const BITS: usize, const GROUPS: usize>(
         panic!("a state of 16 rows");
     };
     for (g, from) in groups.iter().enumerate().take(GROUPS - 2).skip(2) {
-        group::<W, BITS, GROUPS, false>(from, rows, g, first, second);
+        group::<W, BITS, GROUPS, false>(token, from, rows, g, first, second);
     }
-    group::<W, BITS, GROUPS, true>(&groups[0], rows, 0, first, second);
-    group::<W, BITS, GROUPS, true>(&groups[1], rows, 1, first, second);
-    group::<W, BITS, GROUPS, true>(&groups[GROUPS - 2], rows, GROUPS - 2, first, second);
-    group::<W, BITS, GROUPS, true>(&groups[GROUPS - 1], rows, GROUPS - 1, first, second);
+    group::<W, BITS, GROUPS, true>(token, &groups[0], rows, 0, first, second);
+    group::<W, BITS, GROUPS, true>(token, &groups[1], rows, 1, first, second);
+    let last_but_one = GROUPS - 2;
+    group::<W, BITS, GROUPS, true>(
+        token,
+        &groups[last_but_one],
+        rows,
+        last_but_one,
+        first,
+        second,
+    );
+    group::<W, BITS, GROUPS, true>(token, &groups[GROUPS - 1], rows, GROUPS - 1, first, second);
 }
 
 /// The tables of the last stage in (column vectors to words) for words of
@@ -708,6 +727,7 @@ unsafe fn words_to_blocks<W: Slice, const BYTES: usize, const BITS: usize>(
 /// available.
 #[inline(always)]
 unsafe fn permute_sliced<W: Slice, const BYTES: usize, const BITS: usize, const GROUPS: usize>(
+    token: Avx512Vbmi,
     blocks: &mut [[u8; BYTES]],
 ) {
     let mut slices = MaybeUninit::uninit();
@@ -720,7 +740,7 @@ unsafe fn permute_sliced<W: Slice, const BYTES: usize, const BITS: usize, const 
     let masks: &[[u64; 7]] = if BITS == 160 { &MASKS_160 } else { &MASKS_176 };
     for pair in masks.chunks_exact(2) {
         if let [first, second] = pair {
-            two_rounds::<W, BITS, GROUPS>(state, other, first, second);
+            two_rounds::<W, BITS, GROUPS>(token, state, other, first, second);
         }
         core::mem::swap(&mut state, &mut other);
     }
@@ -740,10 +760,12 @@ macro_rules! kernel {
         /// The CPU must support AVX2, AVX-512F, AVX-512VL, AVX-512BW,
         /// AVX-512 VBMI and GFNI.
         #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512vbmi,gfni")]
-        unsafe fn $name(blocks: &mut [[u8; $bytes]]) {
+        unsafe fn $name(token: Avx512Vbmi, blocks: &mut [[u8; $bytes]]) {
             // SAFETY: the features are enabled here (this function's
             // contract).
-            unsafe { permute_sliced::<$word, $bytes, { 8 * $bytes }, { $bytes / 2 }>(blocks) };
+            unsafe {
+                permute_sliced::<$word, $bytes, { 8 * $bytes }, { $bytes / 2 }>(token, blocks)
+            };
         }
     };
 }
@@ -782,25 +804,25 @@ pub(super) fn permute_176(token: Avx512Vbmi, blocks: &mut [[u8; 22]]) {
 
 /// Spongent-π\[160\] on up to `width` (256 or 512) blocks with the
 /// kernel of that width.
-pub(super) fn permute_160_width(_: Avx512Vbmi, blocks: &mut [[u8; 20]], width: usize) {
+pub(super) fn permute_160_width(token: Avx512Vbmi, blocks: &mut [[u8; 20]], width: usize) {
     // SAFETY: the token exists only if AVX-512F, AVX-512VL, AVX-512BW,
     // AVX-512 VBMI, GFNI and AVX2 were detected at run time.
     unsafe {
         match width {
-            256 => permute_160_x256(blocks),
-            _ => permute_160_x512(blocks),
+            256 => permute_160_x256(token, blocks),
+            _ => permute_160_x512(token, blocks),
         }
     }
 }
 
 /// Spongent-π\[176\] on up to `width` (256 or 512) blocks with the
 /// kernel of that width.
-pub(super) fn permute_176_width(_: Avx512Vbmi, blocks: &mut [[u8; 22]], width: usize) {
+pub(super) fn permute_176_width(token: Avx512Vbmi, blocks: &mut [[u8; 22]], width: usize) {
     // SAFETY: as in `permute_160_width`.
     unsafe {
         match width {
-            256 => permute_176_x256(blocks),
-            _ => permute_176_x512(blocks),
+            256 => permute_176_x256(token, blocks),
+            _ => permute_176_x512(token, blocks),
         }
     }
 }

@@ -12,136 +12,62 @@
 //! per pass (DESIGN.md, "Spongent-π on aarch64").
 //!
 //! As in `soft64`, quarters 1..3 of the state stay complemented between
-//! rounds (the two variants of [`neon_one::sbox`] leave their outputs so).
+//! rounds (the two variants of [`neon_sbox::sbox`] leave their outputs so).
 //! Nothing branches on or indexes by the state: the branches are on the
-//! public group, nibble and round numbers. NEON is part of every aarch64
-//! target this module is built for (`target_feature = "neon"`).
+//! public group, nibble and round numbers. The words are
+//! [`NeonVector`]s (`permutation::simd::neon`: NEON is part of every
+//! aarch64 target this module is built for).
 
-use super::super::sbox::Bits;
-use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
-use super::neon_one::{self, insert};
+use super::neon_sbox;
 use super::soft64::{Word, read_row, write_row};
-use core::arch::aarch64::{
-    uint8x16_t, uint64x2_t, vandq_u64, vbicq_u64, vcombine_u64, vcreate_u64, vdupq_n_u8,
-    vdupq_n_u64, veorq_u64, vgetq_lane_u64, vmvnq_u8, vorrq_u64, vreinterpretq_u8_u64,
-    vreinterpretq_u16_u64, vreinterpretq_u32_u64, vreinterpretq_u64_u8, vreinterpretq_u64_u16,
-    vreinterpretq_u64_u32, vshlq_n_u8, vshlq_n_u64, vshrq_n_u8, vshrq_n_u64, vsliq_n_u8,
-    vsriq_n_u8, vtrn1q_u8, vtrn1q_u16, vtrn1q_u32, vtrn2q_u8, vtrn2q_u16, vtrn2q_u32,
+use crate::permutation::simd::neon::NeonVector;
+use crate::permutation::spongent::sbox::Bits;
+use crate::permutation::spongent::{
+    COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter,
 };
-use zeroize::Zeroize;
 
 /// Blocks one kernel call permutes.
 pub(super) const WIDTH: usize = 128;
 
-// SAFETY (every `unsafe` block of this module): the module is built only for
-// aarch64 with `target_feature = "neon"`, so every NEON instruction is
-// available; the register intrinsics have no other precondition.
-
 /// 128 bit slices: lane `l` holds states `64l .. 64l + 64`.
-#[derive(Clone, Copy)]
-pub(super) struct Slice(uint64x2_t);
-
-impl Zeroize for Slice {
-    fn zeroize(&mut self) {
-        // SAFETY: `self` is a valid, aligned place for a `Slice`.
-        unsafe { core::ptr::write_volatile(self, Self::zero()) };
-    }
-}
-
-impl Bits for Slice {
+impl Word for NeonVector {
+    type Token = ();
     #[inline(always)]
-    fn xor(self, other: Self) -> Self {
-        // SAFETY: NEON (see the module's SAFETY note).
-        Self(unsafe { veorq_u64(self.0, other.0) })
+    fn zero((): ()) -> Self {
+        NeonVector::splat_u64(0)
     }
     #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vandq_u64(self.0, other.0) })
-    }
-    #[inline(always)]
-    fn or(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vorrq_u64(self.0, other.0) })
-    }
-    /// `bic`: `other ∧ ¬self`.
-    #[inline(always)]
-    fn andnot(self, other: Self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vbicq_u64(other.0, self.0) })
-    }
-    #[inline(always)]
-    fn not(self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vreinterpretq_u64_u8(vmvnq_u8(vreinterpretq_u8_u64(self.0))) })
-    }
-}
-
-impl Word for Slice {
-    #[inline(always)]
-    fn zero() -> Self {
-        Self::splat(0)
-    }
-    #[inline(always)]
-    fn splat(bits: u64) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vdupq_n_u64(bits) })
+    fn splat((): (), bits: u64) -> Self {
+        NeonVector::splat_u64(bits)
     }
     #[inline(always)]
     fn shl<const S: i32>(self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vshlq_n_u64::<S>(self.0) })
+        self.shl_u64::<S>()
     }
     #[inline(always)]
     fn shr<const S: i32>(self) -> Self {
-        // SAFETY: NEON.
-        Self(unsafe { vshrq_n_u64::<S>(self.0) })
+        self.shr_u64::<S>()
     }
     #[inline(always)]
-    fn from_lanes(mut lane: impl FnMut(usize) -> u64) -> Self {
+    fn from_lanes((): (), mut lane: impl FnMut(usize) -> u64) -> Self {
         let [l0, l1] = [lane(0), lane(1)];
-        // SAFETY: NEON.
-        Self(unsafe { vcombine_u64(vcreate_u64(l0), vcreate_u64(l1)) })
+        NeonVector::from_u64s(l0, l1)
     }
-    /// The `bsl` circuit of [`neon_one::sbox`] instead of the portable one.
+    /// The `bsl` circuit of [`neon_sbox::sbox`] instead of the portable one.
     #[inline(always)]
     fn plain_sbox(x: [Self; 4]) -> [Self; 4] {
-        Self::sbox::<false>(x)
+        neon_sbox::sbox::<false>(x)
     }
     /// As [`Word::plain_sbox`].
     #[inline(always)]
     fn complemented_sbox(x: [Self; 4]) -> [Self; 4] {
-        Self::sbox::<true>(x)
+        neon_sbox::sbox::<true>(x)
     }
     #[inline(always)]
     fn to_lanes(self, mut sink: impl FnMut(usize, u64)) {
-        // SAFETY: NEON.
-        let lanes = unsafe { [vgetq_lane_u64::<0>(self.0), vgetq_lane_u64::<1>(self.0)] };
-        for (l, value) in lanes.into_iter().enumerate() {
+        for (l, value) in self.to_u64s().into_iter().enumerate() {
             sink(l, value);
         }
-    }
-}
-
-impl Slice {
-    /// A vector's bytes as a slice.
-    #[inline(always)]
-    pub(super) fn from_bytes(bytes: uint8x16_t) -> Self {
-        // SAFETY: NEON; the reinterpretation only renames the type.
-        Self(unsafe { vreinterpretq_u64_u8(bytes) })
-    }
-
-    /// The slice as a vector's bytes.
-    #[inline(always)]
-    pub(super) fn bytes(self) -> uint8x16_t {
-        // SAFETY: as in [`Slice::from_bytes`].
-        unsafe { vreinterpretq_u8_u64(self.0) }
-    }
-
-    /// [`neon_one::sbox`] on slices.
-    #[inline(always)]
-    fn sbox<const COMPLEMENTED: bool>(x: [Self; 4]) -> [Self; 4] {
-        neon_one::sbox::<COMPLEMENTED>(x.map(Self::bytes)).map(Self::from_bytes)
     }
 }
 
@@ -149,13 +75,13 @@ impl Slice {
 /// `r` with bit `J` clear.
 #[inline(always)]
 fn stage<const J: usize>(
-    rows: &mut [Slice],
-    swap: impl Fn(uint64x2_t, uint64x2_t) -> [uint64x2_t; 2],
+    rows: &mut [NeonVector],
+    swap: impl Fn(NeonVector, NeonVector) -> [NeonVector; 2],
 ) {
     for pair in rows.chunks_exact_mut(2 * J) {
         let (top, bottom) = pair.split_at_mut(J);
         for (a, b) in top.iter_mut().zip(bottom) {
-            [a.0, b.0] = swap(a.0, b.0);
+            [*a, *b] = swap(*a, *b);
         }
     }
 }
@@ -163,47 +89,26 @@ fn stage<const J: usize>(
 /// Transposes the 64×64 bit matrix in each lane of 64 words, in place, as
 /// [`transpose64`](super::soft64::transpose64) does with masks and shifts:
 /// the stages that trade whole 32-, 16- and 8-bit units are `trn1`/`trn2`,
-/// the 4-bit one `sli`/`sri`, the last two shifts and [`insert`]s.
+/// the 4-bit one `sli`/`sri`, the last two shifts and `bit` inserts.
 #[inline(always)]
-fn transpose(rows: &mut [Slice]) {
-    // SAFETY: NEON (see the module's SAFETY note); the reinterpretations
-    // only rename the register's type.
-    stage::<32>(rows, |a, b| unsafe {
-        let (a, b) = (vreinterpretq_u32_u64(a), vreinterpretq_u32_u64(b));
-        [vtrn1q_u32(a, b), vtrn2q_u32(a, b)].map(|v| vreinterpretq_u64_u32(v))
+fn transpose(rows: &mut [NeonVector]) {
+    stage::<32>(rows, |a, b| a.trn::<4>(b));
+    stage::<16>(rows, |a, b| a.trn::<2>(b));
+    stage::<8>(rows, |a, b| a.trn::<1>(b));
+    stage::<4>(rows, |a, b| {
+        [a.shift_left_insert::<4>(b), b.shift_right_insert::<4>(a)]
     });
-    // SAFETY: as above.
-    stage::<16>(rows, |a, b| unsafe {
-        let (a, b) = (vreinterpretq_u16_u64(a), vreinterpretq_u16_u64(b));
-        [vtrn1q_u16(a, b), vtrn2q_u16(a, b)].map(|v| vreinterpretq_u64_u16(v))
-    });
-    // SAFETY: as above.
-    stage::<8>(rows, |a, b| unsafe {
-        let (a, b) = (vreinterpretq_u8_u64(a), vreinterpretq_u8_u64(b));
-        [vtrn1q_u8(a, b), vtrn2q_u8(a, b)].map(|v| vreinterpretq_u64_u8(v))
-    });
-    // SAFETY: as above.
-    stage::<4>(rows, |a, b| unsafe {
-        let (a, b) = (vreinterpretq_u8_u64(a), vreinterpretq_u8_u64(b));
-        [vsliq_n_u8::<4>(a, b), vsriq_n_u8::<4>(b, a)].map(|v| vreinterpretq_u64_u8(v))
-    });
-    // SAFETY: as above.
-    stage::<2>(rows, |a, b| unsafe {
-        let (a, b) = (vreinterpretq_u8_u64(a), vreinterpretq_u8_u64(b));
+    stage::<2>(rows, |a, b| {
         [
-            insert(a, vshlq_n_u8::<2>(b), vdupq_n_u8(0xcc)),
-            insert(b, vshrq_n_u8::<2>(a), vdupq_n_u8(0x33)),
+            a.insert(b.shl_u8::<2>(), NeonVector::splat_u8(0xcc)),
+            b.insert(a.shr_u8::<2>(), NeonVector::splat_u8(0x33)),
         ]
-        .map(|v| vreinterpretq_u64_u8(v))
     });
-    // SAFETY: as above.
-    stage::<1>(rows, |a, b| unsafe {
-        let (a, b) = (vreinterpretq_u8_u64(a), vreinterpretq_u8_u64(b));
+    stage::<1>(rows, |a, b| {
         [
-            insert(a, vshlq_n_u8::<1>(b), vdupq_n_u8(0xaa)),
-            insert(b, vshrq_n_u8::<1>(a), vdupq_n_u8(0x55)),
+            a.insert(b.shl_u8::<1>(), NeonVector::splat_u8(0xaa)),
+            b.insert(a.shr_u8::<1>(), NeonVector::splat_u8(0x55)),
         ]
-        .map(|v| vreinterpretq_u64_u8(v))
     });
 }
 
@@ -233,13 +138,13 @@ fn write_rows<const BYTES: usize>(block: &mut [u8; BYTES], [row0, row1, row2]: [
 /// The round constant on bit slices: word `k` of `masks` is all ones where
 /// counter bit `k` is set.
 #[inline(always)]
-fn counter_masks(counter: u8) -> [Slice; 7] {
+fn counter_masks(counter: u8) -> [NeonVector; 7] {
     #[allow(clippy::cast_possible_truncation)] // k < 7.
     core::array::from_fn(|k| {
         // Bit k of the counter, spread over the whole word (`sbfx`).
         let bit = (i64::from(counter) << (63 - k as u32)) >> 63;
         #[allow(clippy::cast_sign_loss)] // A bit pattern.
-        Slice::splat(bit as u64)
+        NeonVector::splat_u64(bit as u64)
     })
 }
 
@@ -248,7 +153,7 @@ fn counter_masks(counter: u8) -> [Slice; 7] {
 #[inline(always)]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 // first + k < 7 at every call below.
-fn add_counter(words: &mut [Slice], masks: &[Slice; 7], first: usize, reversed: bool) {
+fn add_counter(words: &mut [NeonVector], masks: &[NeonVector; 7], first: usize, reversed: bool) {
     let count = words.len();
     for (k, word) in words.iter_mut().enumerate() {
         let k = if reversed { count - 1 - k } else { k };
@@ -259,11 +164,11 @@ fn add_counter(words: &mut [Slice], masks: &[Slice; 7], first: usize, reversed: 
 /// The S-box of one nibble, `plain` or of complemented inputs (`plain` is
 /// a constant wherever this is inlined).
 #[inline(always)]
-fn sbox(x: [Slice; 4], plain: bool) -> [Slice; 4] {
+fn sbox(x: [NeonVector; 4], plain: bool) -> [NeonVector; 4] {
     if plain {
-        Slice::plain_sbox(x)
+        NeonVector::plain_sbox(x)
     } else {
-        Slice::complemented_sbox(x)
+        NeonVector::complemented_sbox(x)
     }
 }
 
@@ -302,19 +207,19 @@ const NO_CONSTANTS: Constants = Constants {
 // Every index is below 16·GROUPS = b, the length of `from` and `to`: the
 // group number m < GROUPS, nibble and bit numbers < 4.
 fn group<const GROUPS: usize>(
-    from: &[Slice],
-    to: &mut [Slice],
+    from: &[NeonVector],
+    to: &mut [NeonVector],
     m: usize,
     plain: u8,
     constants: Constants,
-    [counter, next]: &[[Slice; 7]; 2],
+    [counter, next]: &[[NeonVector; 7]; 2],
 ) {
     // An empty `asm!` that may touch memory: a scheduling boundary, which
     // keeps the optimiser from interleaving the straight-line groups of a
     // pass (their 16 words each, live together, spill).
     // SAFETY: it executes no instruction.
     unsafe { core::arch::asm!("", options(nostack, preserves_flags)) };
-    let mut words = [Slice::zero(); 16];
+    let mut words = [NeonVector::zero(()); 16];
     words.copy_from_slice(&from[16 * m..16 * m + 16]);
     // Round constant of the first round: counter bit k on slices k and
     // b − 1 − k.
@@ -328,7 +233,7 @@ fn group<const GROUPS: usize>(
     }
     // First round: nibbles 4m + i; output bit j of nibble 4m + i is input
     // bit i of nibble G·j + m of the second round.
-    let mut second = [[Slice::zero(); 4]; 4];
+    let mut second = [[NeonVector::zero(()); 4]; 4];
     for i in 0..4 {
         let x = [
             words[4 * i],
@@ -363,8 +268,8 @@ fn group<const GROUPS: usize>(
 /// true value, after it quarters 1..3 are complemented.
 #[inline(never)]
 fn two_rounds<const GROUPS: usize, const FIRST: bool>(
-    from: &[Slice],
-    to: &mut [Slice],
+    from: &[NeonVector],
+    to: &mut [NeonVector],
     counters: [u8; 2],
 ) {
     let counters = &counters.map(counter_masks);
@@ -415,15 +320,15 @@ fn permute_sliced<const BYTES: usize, const GROUPS: usize>(
     rounds: usize,
     counter: u8,
 ) {
-    let mut slices = [Slice::zero(); SLICES];
-    let mut scratch = [Slice::zero(); SLICES];
+    let mut slices = [NeonVector::zero(()); SLICES];
+    let mut scratch = [NeonVector::zero(()); SLICES];
     // Row r of column c (slice 64c + r) holds row c of blocks r and 64 + r.
     let (low, high) = blocks.split_at_mut(blocks.len().min(64));
     for row in 0..64 {
         let [a, b] = [low.get(row), high.get(row)].map(|block| block.map_or([0; 3], rows_of));
         for (column, (a, b)) in a.into_iter().zip(b).enumerate() {
             if let Some(word) = slices.get_mut(column.wrapping_mul(64).wrapping_add(row)) {
-                *word = Slice::from_lanes(|lane| if lane == 0 { a } else { b });
+                *word = NeonVector::from_u64s(a, b);
             }
         }
     }
@@ -483,8 +388,8 @@ fn permute_sliced<const BYTES: usize, const GROUPS: usize>(
     }
     // Wiped by stores the optimiser must keep (`black_box`), as a
     // `memset` rather than one volatile store per word.
-    slices.fill(Slice::zero());
-    scratch.fill(Slice::zero());
+    slices.fill(NeonVector::zero(()));
+    scratch.fill(NeonVector::zero(()));
     core::hint::black_box((&slices, &scratch));
 }
 

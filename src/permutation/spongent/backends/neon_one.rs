@@ -26,23 +26,15 @@
 //! last.
 //!
 //! Constant time: every `tbl` index and shift is a constant, and nothing
-//! branches on the state. NEON is baseline on every aarch64 target this
-//! is built for (`target_feature = "neon"`): no run-time detection.
+//! branches on the state. The vectors are [`NeonVector`]s
+//! (`permutation::simd::neon`): NEON is baseline on every aarch64 target
+//! this is built for, so no run-time detection guards them.
 
-use super::super::sbox::sbox_plain;
-use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
-use super::neon::Slice;
-use core::arch::aarch64::{
-    uint8x16_t, uint8x16x2_t, uint8x16x4_t, vbslq_u8, vdupq_n_u32, veorq_u8, vld1q_u8, vorrq_u8,
-    vqtbl2q_u8, vqtbl4q_u8, vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u32_u8,
-    vreinterpretq_u64_u8, vshlq_n_u8, vshlq_n_u32, vshlq_n_u64, vshrq_n_u8, vshrq_n_u32, vst1q_u8,
-    vzip1q_u64,
+use crate::permutation::simd::neon::NeonVector;
+use crate::permutation::spongent::sbox::sbox_plain;
+use crate::permutation::spongent::{
+    COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter,
 };
-
-// SAFETY (every `unsafe` block of this module): the module is built only for
-// aarch64 with `target_feature = "neon"`, so every NEON instruction is
-// available; the register intrinsics have no other precondition, and the
-// loads and stores below read and write whole local `[u8; 16]` arrays.
 
 /// Where in-byte bit `q` of the natural order is kept in layout `layout`
 /// (0, 1 or 2): bit `j` of `q` goes to in-byte index bit `(j − layout) mod 3`.
@@ -128,112 +120,23 @@ const fn swap_mask(low: usize, high: usize) -> u32 {
     mask
 }
 
-/// `bit`: the bits of `from` where `mask` is set, the bits of `into`
-/// elsewhere. Written out because the optimiser splits a bit select with
-/// masks that it cannot build in a register into three instructions.
-#[inline(always)]
-pub(super) fn insert(into: uint8x16_t, from: uint8x16_t, mask: uint8x16_t) -> uint8x16_t {
-    let mut into = into;
-    // SAFETY: NEON (see the module's SAFETY note); the instruction only
-    // reads and writes these registers.
-    unsafe {
-        core::arch::asm!(
-            "bit {into:v}.16b, {from:v}.16b, {mask:v}.16b",
-            into = inout(vreg) into,
-            from = in(vreg) from,
-            mask = in(vreg) mask,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
-    into
-}
-
-/// The S-box on four planes (`x0` the least significant input bit), for
-/// the 128-state kernel (`neon`), in the form the bitsliced kernels keep:
-/// `S(x) ⊕ 0b1110`, of true inputs, or `S(¬x) ⊕ 0b1110` where
-/// `COMPLEMENTED`. Ten operations, four of them bit selects (`bsl`,
-/// `bif`), against 17 for `sbox_plain`: with
-/// `a = x0 ⊕ (x1 ∧ ¬x2)`, `y0 = x3 ⊕ a`, `y1 = x1 ⊕ (x3 ? x2 : a)`,
-/// `y2 = x2 ⊕ (x3 ? a : x1)` and `y3 = x3 ⊕ ((x3 ? x2 : x1) ? y1 : y2)`.
-/// Complemented inputs pass through it (`a` comes out complemented, each
-/// select swaps its inputs or takes two complemented ones) but for one NOT
-/// on `y3`. Written out because a select overwrites one of its operands
-/// and the optimiser, ordering freely, copied one before most of them;
-/// in this order only the first needs a copy (`mov`).
-#[inline(always)]
-pub(super) fn sbox<const COMPLEMENTED: bool>([x0, x1, x2, x3]: [uint8x16_t; 4]) -> [uint8x16_t; 4] {
-    let [mut x0, mut x3] = [x0, x3];
-    let (y0, y1);
-    // SAFETY: NEON (see the module's SAFETY note); the instructions only
-    // read and write these registers.
-    unsafe {
-        if COMPLEMENTED {
-            core::arch::asm!(
-                "bic {t:v}.16b, {x2:v}.16b, {x1:v}.16b",
-                "eor {x0:v}.16b, {x0:v}.16b, {t:v}.16b",
-                "eor {u:v}.16b, {x3:v}.16b, {x0:v}.16b",
-                "mov {t:v}.16b, {x3:v}.16b",
-                "bsl {t:v}.16b, {x0:v}.16b, {x2:v}.16b",
-                "bit {x0:v}.16b, {x1:v}.16b, {x3:v}.16b",
-                "eor {t:v}.16b, {x1:v}.16b, {t:v}.16b",
-                "eor {x0:v}.16b, {x2:v}.16b, {x0:v}.16b",
-                "bit {x2:v}.16b, {x1:v}.16b, {x3:v}.16b",
-                "bsl {x2:v}.16b, {x0:v}.16b, {t:v}.16b",
-                "eor {x3:v}.16b, {x3:v}.16b, {x2:v}.16b",
-                "mvn {x3:v}.16b, {x3:v}.16b",
-                x0 = inout(vreg) x0, x1 = in(vreg) x1, x2 = inout(vreg) x2 => _,
-                x3 = inout(vreg) x3, t = out(vreg) y1, u = out(vreg) y0,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        } else {
-            core::arch::asm!(
-                "bic {t:v}.16b, {x1:v}.16b, {x2:v}.16b",
-                "eor {x0:v}.16b, {x0:v}.16b, {t:v}.16b",
-                "eor {u:v}.16b, {x3:v}.16b, {x0:v}.16b",
-                "mov {t:v}.16b, {x3:v}.16b",
-                "bsl {t:v}.16b, {x2:v}.16b, {x0:v}.16b",
-                "bif {x0:v}.16b, {x1:v}.16b, {x3:v}.16b",
-                "eor {t:v}.16b, {x1:v}.16b, {t:v}.16b",
-                "eor {x0:v}.16b, {x2:v}.16b, {x0:v}.16b",
-                "bif {x2:v}.16b, {x1:v}.16b, {x3:v}.16b",
-                "bsl {x2:v}.16b, {t:v}.16b, {x0:v}.16b",
-                "eor {x3:v}.16b, {x3:v}.16b, {x2:v}.16b",
-                x0 = inout(vreg) x0, x1 = in(vreg) x1, x2 = inout(vreg) x2 => _,
-                x3 = inout(vreg) x3, t = out(vreg) y1, u = out(vreg) y0,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-    }
-    [y0, y1, x0, x3]
-}
-
 /// Swaps, in every 32-bit lane, the bits of `low` with those `S` places
 /// higher (`high`, the same bits shifted): two shifts and two `bit`s.
 #[inline(always)]
-fn delta_swap_32<const S: i32>(x: uint8x16_t, [low, high]: [uint8x16_t; 2]) -> uint8x16_t {
-    // SAFETY: NEON (see the module's SAFETY note).
-    let (down, up) = unsafe {
-        let words = vreinterpretq_u32_u8(x);
-        (
-            vreinterpretq_u8_u32(vshrq_n_u32::<S>(words)),
-            vreinterpretq_u8_u32(vshlq_n_u32::<S>(words)),
-        )
-    };
-    insert(insert(x, down, low), up, high)
+fn delta_swap_32<const S: i32>(x: NeonVector, [low, high]: [NeonVector; 2]) -> NeonVector {
+    let (down, up) = (x.shr_u32::<S>(), x.shl_u32::<S>());
+    x.insert(down, low).insert(up, high)
 }
 
 /// Swaps, in every byte, the bits of `mask` with those `S` places higher.
 #[inline(always)]
-fn delta_swap_8<const S: i32>(x: uint8x16_t, mask: u8) -> uint8x16_t {
-    // SAFETY: NEON (see the module's SAFETY note).
-    unsafe {
-        let down = vshrq_n_u8::<S>(x);
-        let up = vshlq_n_u8::<S>(x);
-        let low = core::arch::aarch64::vdupq_n_u8(mask);
-        #[allow(clippy::cast_sign_loss)] // S is 1 or 2.
-        let high = core::arch::aarch64::vdupq_n_u8(mask << (S as u32));
-        vbslq_u8(high, up, vbslq_u8(low, down, x))
-    }
+fn delta_swap_8<const S: i32>(x: NeonVector, mask: u8) -> NeonVector {
+    let down = x.shr_u8::<S>();
+    let up = x.shl_u8::<S>();
+    let low = NeonVector::splat_u8(mask);
+    #[allow(clippy::cast_sign_loss)] // S is 1 or 2.
+    let high = NeonVector::splat_u8(mask << (S as u32));
+    high.select(up, low.select(down, x))
 }
 
 /// `tbl` index rows gathering plane `t` of a `BYTES`-byte state from the
@@ -263,7 +166,7 @@ const fn concat_index_160() -> [[u8; 16]; 2] {
 }
 
 /// The state of Spongent-π\[176\] in natural order from planes 0 and 2
-/// (the lanes of one vector, [`zip1`](vzip1q_u64)) and planes 1 and 3
+/// (the lanes of one vector, [`zip1`](NeonVector::zip1_u64)) and planes 1 and 3
 /// shifted to their place in a byte (the lanes of the other, 16 bytes on):
 /// byte `11u + k` is byte `k` of the first for `k` ≤ 5 (byte 5 holds both
 /// planes' halves), then byte `k − 5` of the second.
@@ -286,12 +189,12 @@ const fn concat_index_176() -> [[u8; 16]; 2] {
 /// The constant vectors of a kernel, loaded once per permutation.
 struct Tables {
     /// [`gather_index`] of the four planes.
-    gather: [uint8x16_t; 4],
+    gather: [NeonVector; 4],
     /// The `tbl` rows of the concatenation, for the two state vectors.
-    concat: [uint8x16_t; 2],
+    concat: [NeonVector; 2],
     /// The masks of the two swaps of each layout ([`SWAPS`]), each with
     /// its copy shifted up.
-    swaps: [[uint8x16_t; 2]; 6],
+    swaps: [[NeonVector; 2]; 6],
 }
 
 /// The swaps of step 2, as (in-byte index bit, byte-index bit, distance),
@@ -322,16 +225,13 @@ impl Tables {
                 gather_index::<BYTES>(3),
             ]
         };
-        // SAFETY: NEON; each load reads a whole 16-byte array.
-        unsafe {
-            Self {
-                gather: gather.map(|row| vld1q_u8(row.as_ptr())),
-                concat: concat.map(|row| vld1q_u8(row.as_ptr())),
-                swaps: (SWAPS.map(|(low, high, distance)| {
-                    let mask = swap_mask(low, high);
-                    [mask, mask << distance].map(|m| vreinterpretq_u8_u32(vdupq_n_u32(m)))
-                })),
-            }
+        Self {
+            gather: gather.map(|row| NeonVector::load(&row)),
+            concat: concat.map(|row| NeonVector::load(&row)),
+            swaps: (SWAPS.map(|(low, high, distance)| {
+                let mask = swap_mask(low, high);
+                [mask, mask << distance].map(NeonVector::splat_u32)
+            })),
         }
     }
 }
@@ -341,73 +241,67 @@ impl Tables {
 /// [`round_rows`] entry. `BYTES` picks the width (20 or 22).
 #[inline(always)]
 fn round<const BYTES: usize, const L: usize>(
-    state: [uint8x16_t; 2],
+    state: [NeonVector; 2],
     row: &[[u8; 16]; 2],
     tables: &Tables,
-) -> [uint8x16_t; 2] {
-    // SAFETY: NEON; the row loads read whole 16-byte arrays.
-    unsafe {
-        let [low, high] = state;
-        let low = veorq_u8(low, vld1q_u8(row[0].as_ptr()));
-        let high = veorq_u8(high, vld1q_u8(row[1].as_ptr()));
-        let [first, second] = [tables.swaps[2 * L], tables.swaps[2 * L + 1]];
-        let regroup = |x: uint8x16_t| match L {
-            0 => delta_swap_32::<7>(delta_swap_32::<14>(x, first), second),
-            1 => delta_swap_32::<4>(delta_swap_32::<15>(x, first), second),
-            _ => delta_swap_32::<6>(delta_swap_32::<12>(x, first), second),
+) -> [NeonVector; 2] {
+    let [low, high] = state;
+    let [row_low, row_high] = row;
+    let low = low ^ NeonVector::load(row_low);
+    let high = high ^ NeonVector::load(row_high);
+    let [first, second] = [tables.swaps[2 * L], tables.swaps[2 * L + 1]];
+    let regroup = |x: NeonVector| match L {
+        0 => delta_swap_32::<7>(delta_swap_32::<14>(x, first), second),
+        1 => delta_swap_32::<4>(delta_swap_32::<15>(x, first), second),
+        _ => delta_swap_32::<6>(delta_swap_32::<12>(x, first), second),
+    };
+    let words = [regroup(low), regroup(high)];
+    let planes = tables.gather.map(|index| index.lookup_2(words));
+    // The 17-operation circuit rather than the 10-operation bit-select one
+    // (`neon_sbox::sbox`): a round is one chain of dependent operations,
+    // and llvm-mca estimates this loop faster with the circuit of fewer
+    // levels (DESIGN.md, "Spongent-π on aarch64").
+    let [y0, y1, y2, y3] = sbox_plain(planes);
+    let [concat_low, concat_high] = tables.concat;
+    if BYTES == 20 {
+        let planes = [y0, y1, y2, y3];
+        [concat_low.lookup_4(planes), concat_high.lookup_4(planes)]
+    } else {
+        // Planes 1 and 3 start half-way into a byte: the nibbles of
+        // each byte whose top index bit (in-byte index bit
+        // `position(L + 1, 4)`) is clear move up within the byte, the
+        // others down into the next byte.
+        let even = y0.zip1_u64(y2);
+        let odd = y1.zip1_u64(y3);
+        let odd = match L {
+            // Layout 1: in-byte index bit 1 holds natural bit 2.
+            0 => NeonVector::splat_u32(0xcccc_cccc).select(odd.shl_u64::<2>(), odd.shl_u64::<6>()),
+            // Layout 2: in-byte index bit 0.
+            1 => NeonVector::splat_u32(0xaaaa_aaaa).select(odd.shl_u64::<1>(), odd.shl_u64::<7>()),
+            // Layout 0: in-byte index bit 2.
+            _ => NeonVector::splat_u32(0xf0f0_f0f0).select(odd.shl_u64::<4>(), odd.shl_u64::<4>()),
         };
-        let words = uint8x16x2_t(regroup(low), regroup(high));
-        let planes = tables.gather.map(|index| vqtbl2q_u8(words, index));
-        // The 17-operation circuit rather than the 10-operation [`sbox`]:
-        // a round is one chain of dependent operations, and llvm-mca
-        // estimates this loop faster with the circuit of fewer levels
-        // (DESIGN.md, "Spongent-π on aarch64").
-        let [y0, y1, y2, y3] = sbox_plain(planes.map(Slice::from_bytes)).map(Slice::bytes);
-        if BYTES == 20 {
-            let planes = uint8x16x4_t(y0, y1, y2, y3);
-            [
-                vqtbl4q_u8(planes, tables.concat[0]),
-                vqtbl4q_u8(planes, tables.concat[1]),
-            ]
-        } else {
-            // Planes 1 and 3 start half-way into a byte: the nibbles of
-            // each byte whose top index bit (in-byte index bit
-            // `position(L + 1, 4)`) is clear move up within the byte, the
-            // others down into the next byte.
-            let even = vzip1q_u64(vreinterpretq_u64_u8(y0), vreinterpretq_u64_u8(y2));
-            let odd = vzip1q_u64(vreinterpretq_u64_u8(y1), vreinterpretq_u64_u8(y3));
-            let odd = match L {
-                // Layout 1: in-byte index bit 1 holds natural bit 2.
-                0 => vbslq_u8(
-                    vreinterpretq_u8_u32(vdupq_n_u32(0xcccc_cccc)),
-                    vreinterpretq_u8_u64(vshlq_n_u64::<2>(odd)),
-                    vreinterpretq_u8_u64(vshlq_n_u64::<6>(odd)),
-                ),
-                // Layout 2: in-byte index bit 0.
-                1 => vbslq_u8(
-                    vreinterpretq_u8_u32(vdupq_n_u32(0xaaaa_aaaa)),
-                    vreinterpretq_u8_u64(vshlq_n_u64::<1>(odd)),
-                    vreinterpretq_u8_u64(vshlq_n_u64::<7>(odd)),
-                ),
-                // Layout 0: in-byte index bit 2.
-                _ => vbslq_u8(
-                    vreinterpretq_u8_u32(vdupq_n_u32(0xf0f0_f0f0)),
-                    vreinterpretq_u8_u64(vshlq_n_u64::<4>(odd)),
-                    vreinterpretq_u8_u64(vshlq_n_u64::<4>(odd)),
-                ),
-            };
-            // The byte that planes 2u and 2u + 1 share (byte 5 of the
-            // first) takes both halves.
-            let even = vorrq_u8(
-                vreinterpretq_u8_u64(even),
-                vreinterpretq_u8_u64(vshlq_n_u64::<40>(vreinterpretq_u64_u8(odd))),
-            );
-            let planes = uint8x16x2_t(even, odd);
-            [
-                vqtbl2q_u8(planes, tables.concat[0]),
-                vqtbl2q_u8(planes, tables.concat[1]),
-            ]
-        }
+        // The byte that planes 2u and 2u + 1 share (byte 5 of the
+        // first) takes both halves.
+        let even = even | odd.shl_u64::<40>();
+        let planes = [even, odd];
+        [concat_low.lookup_2(planes), concat_high.lookup_2(planes)]
+    }
+}
+
+/// One state vector after the last round: `flip` (the complement the
+/// S-box left) removed, and where the rounds end in `layout_2`, its
+/// in-byte bits put back in natural order. Straight-line code for each
+/// vector: a loop over the two was left a loop.
+#[inline(always)]
+fn finish(vector: NeonVector, flip: &[u8; 16], layout_2: bool) -> NeonVector {
+    let vector = vector ^ NeonVector::load(flip);
+    if layout_2 {
+        // Layout 2 keeps natural bits 0, 1, 2 at index bits 1, 2, 0: swap
+        // index bits 0 and 1, then 1 and 2.
+        delta_swap_8::<2>(delta_swap_8::<1>(vector, 0x22), 0x0c)
+    } else {
+        vector
     }
 }
 
@@ -423,12 +317,12 @@ fn permute<const BYTES: usize, const ROUNDS: usize>(
     for (to, from) in bytes.iter_mut().flatten().zip(block.iter()) {
         *to = *from;
     }
-    let flip_in = const { flip::<BYTES>(0) };
-    // SAFETY: NEON; the loads and stores read and write whole 16-byte
-    // arrays.
-    let mut state = unsafe {
-        [0, 1].map(|i| veorq_u8(vld1q_u8(bytes[i].as_ptr()), vld1q_u8(flip_in[i].as_ptr())))
-    };
+    let [flip_low, flip_high] = const { flip::<BYTES>(0) };
+    let [bytes_low, bytes_high] = &bytes;
+    let mut state = [
+        NeonVector::load(bytes_low) ^ NeonVector::load(&flip_low),
+        NeonVector::load(bytes_high) ^ NeonVector::load(&flip_high),
+    ];
     let mut triples = rows.chunks_exact(3);
     for triple in triples.by_ref() {
         if let [r0, r1, r2] = triple {
@@ -449,19 +343,11 @@ fn permute<const BYTES: usize, const ROUNDS: usize>(
     } else {
         const { flip::<BYTES>(2) }
     };
-    // SAFETY: as above.
-    unsafe {
-        for (i, vector) in state.iter_mut().enumerate() {
-            *vector = veorq_u8(*vector, vld1q_u8(flip_out[i].as_ptr()));
-            if rest.len() == 2 {
-                // Layout 2 keeps natural bits 0, 1, 2 at index bits 1,
-                // 2, 0: swap index bits 0 and 1, then 1 and 2.
-                *vector = delta_swap_8::<1>(*vector, 0x22);
-                *vector = delta_swap_8::<2>(*vector, 0x0c);
-            }
-            vst1q_u8(bytes[i].as_mut_ptr(), *vector);
-        }
-    }
+    let [low, high] = state;
+    let [flip_low, flip_high] = &flip_out;
+    let [bytes_low, bytes_high] = &mut bytes;
+    finish(low, flip_low, rest.len() == 2).store(bytes_low);
+    finish(high, flip_high, rest.len() == 2).store(bytes_high);
     for (to, from) in block.iter_mut().zip(bytes.iter().flatten()) {
         *to = *from;
     }
@@ -492,38 +378,6 @@ mod tests {
         check("NEON one Spongent-π[176]", 1, spongent_pi_176, |b| {
             b.iter_mut().for_each(permute_176);
         });
-    }
-
-    #[test]
-    #[allow(clippy::cast_possible_truncation)] // Nibbles.
-    fn sbox_is_the_sbox_up_to_complements() {
-        const S: [u8; 16] = [0xE, 0xD, 0xB, 0, 2, 1, 4, 0xF, 7, 0xA, 8, 5, 9, 0xC, 3, 6];
-        // Byte x of plane i is bit i of x (0 or 0xff).
-        let planes = |complement: u8| {
-            [0, 1, 2, 3].map(|i| {
-                let bytes: [u8; 16] =
-                    core::array::from_fn(|x| (((x as u8 ^ complement) >> i) & 1).wrapping_neg());
-                // SAFETY: NEON; the load reads a whole 16-byte array.
-                unsafe { vld1q_u8(bytes.as_ptr()) }
-            })
-        };
-        for (complemented, y) in [
-            (false, sbox::<false>(planes(0))),
-            (true, sbox::<true>(planes(0xf))),
-        ] {
-            let mut out = [0u8; 16];
-            for (i, plane) in y.into_iter().enumerate() {
-                let mut bytes = [0u8; 16];
-                // SAFETY: NEON; the store writes a whole 16-byte array.
-                unsafe { vst1q_u8(bytes.as_mut_ptr(), plane) };
-                for (nibble, byte) in out.iter_mut().zip(bytes) {
-                    assert!(byte == 0 || byte == 0xff, "plane {i}: {byte:x}");
-                    *nibble |= (byte & 1) << i;
-                }
-            }
-            let expected: [u8; 16] = core::array::from_fn(|x| S[x] ^ 0xe);
-            assert_eq!(out, expected, "complemented: {complemented}");
-        }
     }
 
     #[test]

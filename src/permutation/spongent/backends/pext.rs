@@ -29,9 +29,11 @@
 // words of a block, within the fixed-size arrays it indexes.
 #![allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
-use super::super::super::cpu::FastPext;
-use super::super::sbox::sbox_plain;
-use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
+use crate::permutation::cpu::FastPext;
+use crate::permutation::spongent::sbox::sbox_plain;
+use crate::permutation::spongent::{
+    COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter,
+};
 use core::arch::x86_64::{_pdep_u64, _pext_u64};
 
 /// Bit `t` of every nibble of a 64-bit word.

@@ -23,8 +23,10 @@
 //! registers (at opt-level "s" LLVM keeps a looped-over array in memory).
 //! Nothing branches on or indexes by the state.
 
-use super::super::sbox::sbox;
-use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
+use crate::permutation::spongent::sbox::sbox;
+use crate::permutation::spongent::{
+    COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter,
+};
 
 /// The round constants, round by round: the counter (for byte 0) and its
 /// bit reversal (for the last byte). A table because `reverse_bits` is

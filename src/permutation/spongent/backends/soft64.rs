@@ -6,8 +6,10 @@
 //! circuit, the bit permutation moves words or bits by public positions, and
 //! the only branches are on public round counters and block counts.
 
-use super::super::sbox::{Bits, sbox_complemented, sbox_plain};
-use super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
+use crate::permutation::spongent::sbox::{Bits, sbox_complemented, sbox_plain};
+use crate::permutation::spongent::{
+    COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter,
+};
 use zeroize::Zeroize;
 
 /// One machine word of bitsliced state: bit `s` of word `i` is bit `i` of
@@ -15,16 +17,19 @@ use zeroize::Zeroize;
 /// states) and the AVX2 word (256 states, four independent `u64` lanes) share
 /// one implementation.
 pub(super) trait Word: Bits + Zeroize {
+    /// What a word is made with: the CPU token of its instruction set
+    /// (`()` where the target has it anyway).
+    type Token: Copy;
     /// The all-zero word.
-    fn zero() -> Self;
+    fn zero(token: Self::Token) -> Self;
     /// `bits` in every lane.
-    fn splat(bits: u64) -> Self;
+    fn splat(token: Self::Token, bits: u64) -> Self;
     /// Shift every lane left by `S` bits.
     fn shl<const S: i32>(self) -> Self;
     /// Shift every lane right by `S` bits.
     fn shr<const S: i32>(self) -> Self;
     /// A word whose lane `l` is `lane(l)`.
-    fn from_lanes(lane: impl FnMut(usize) -> u64) -> Self;
+    fn from_lanes(token: Self::Token, lane: impl FnMut(usize) -> u64) -> Self;
     /// Hands every lane to `sink(l, value)`.
     fn to_lanes(self, sink: impl FnMut(usize, u64));
     /// [`sbox_plain`] on these words.
@@ -40,12 +45,13 @@ pub(super) trait Word: Bits + Zeroize {
 }
 
 impl Word for u64 {
+    type Token = ();
     #[inline(always)]
-    fn zero() -> Self {
+    fn zero((): ()) -> Self {
         0
     }
     #[inline(always)]
-    fn splat(bits: u64) -> Self {
+    fn splat((): (), bits: u64) -> Self {
         bits
     }
     #[inline(always)]
@@ -59,7 +65,7 @@ impl Word for u64 {
         self.wrapping_shr(S as u32)
     }
     #[inline(always)]
-    fn from_lanes(mut lane: impl FnMut(usize) -> u64) -> Self {
+    fn from_lanes((): (), mut lane: impl FnMut(usize) -> u64) -> Self {
         lane(0)
     }
     #[inline(always)]
@@ -79,8 +85,12 @@ const SLICES: usize = 192;
 /// the columns with it clear in row `r + J`. `low` masks the columns with
 /// the bit clear.
 #[inline(always)]
-fn transpose_stage<W: Word, const J: usize, const S: i32>(rows: &mut [W], low: u64) {
-    let low = W::splat(low);
+fn transpose_stage<W: Word, const J: usize, const S: i32>(
+    token: W::Token,
+    rows: &mut [W],
+    low: u64,
+) {
+    let low = W::splat(token, low);
     for pair in rows.chunks_exact_mut(J.wrapping_mul(2)) {
         let (top, bottom) = pair.split_at_mut(J);
         for (a, b) in top.iter_mut().zip(bottom) {
@@ -101,20 +111,20 @@ fn transpose_stage<W: Word, const J: usize, const S: i32>(rows: &mut [W], low: u
 /// at a time, then 4, 2 and 1 on eight consecutive rows, each group held
 /// in registers.
 #[inline(always)]
-pub(super) fn transpose64<W: Word>(rows: &mut [W]) {
+pub(super) fn transpose64<W: Word>(token: W::Token, rows: &mut [W]) {
     for first in 0..8 {
         // Plain loops, no closure (`from_fn`): whether one is inlined is
         // the inliner's choice, and an AVX2 word's operations in an
         // outlined closure are calls (it lacks the target feature).
-        let mut group = [W::zero(); 8];
+        let mut group = [W::zero(token); 8];
         for (i, word) in group.iter_mut().enumerate() {
             if let Some(row) = rows.get(first + 8 * i) {
                 *word = *row;
             }
         }
-        transpose_stage::<W, 4, 32>(&mut group, 0x0000_0000_FFFF_FFFF);
-        transpose_stage::<W, 2, 16>(&mut group, 0x0000_FFFF_0000_FFFF);
-        transpose_stage::<W, 1, 8>(&mut group, 0x00FF_00FF_00FF_00FF);
+        transpose_stage::<W, 4, 32>(token, &mut group, 0x0000_0000_FFFF_FFFF);
+        transpose_stage::<W, 2, 16>(token, &mut group, 0x0000_FFFF_0000_FFFF);
+        transpose_stage::<W, 1, 8>(token, &mut group, 0x00FF_00FF_00FF_00FF);
         for (i, word) in group.into_iter().enumerate() {
             if let Some(row) = rows.get_mut(first + 8 * i) {
                 *row = word;
@@ -122,9 +132,9 @@ pub(super) fn transpose64<W: Word>(rows: &mut [W]) {
         }
     }
     for group in rows.chunks_exact_mut(8) {
-        transpose_stage::<W, 4, 4>(group, 0x0F0F_0F0F_0F0F_0F0F);
-        transpose_stage::<W, 2, 2>(group, 0x3333_3333_3333_3333);
-        transpose_stage::<W, 1, 1>(group, 0x5555_5555_5555_5555);
+        transpose_stage::<W, 4, 4>(token, group, 0x0F0F_0F0F_0F0F_0F0F);
+        transpose_stage::<W, 2, 2>(token, group, 0x3333_3333_3333_3333);
+        transpose_stage::<W, 1, 1>(token, group, 0x5555_5555_5555_5555);
     }
 }
 
@@ -174,11 +184,12 @@ pub(super) fn write_row<const COLUMN: usize, const BYTES: usize>(
 /// `rows`, one row per word, before the transpose.
 #[inline(always)]
 fn load_column<W: Word, const COLUMN: usize, const BYTES: usize>(
+    token: W::Token,
     blocks: &[[u8; BYTES]],
     rows: &mut [W],
 ) {
     for (row, word) in rows.iter_mut().enumerate() {
-        *word = W::from_lanes(|lane| {
+        *word = W::from_lanes(token, |lane| {
             blocks
                 .get(state_index(lane, row))
                 .map_or(0, read_row::<COLUMN, BYTES>)
@@ -256,20 +267,21 @@ fn sliced_round<W: Word>(from: &mut [W], to: &mut [W], counter: u8, first: bool)
 /// chunk are zero and their results are dropped.
 #[inline(always)]
 pub(super) fn permute_sliced<W: Word, const BYTES: usize>(
+    token: W::Token,
     blocks: &mut [[u8; BYTES]],
     rounds: usize,
     counter: u8,
 ) {
-    let mut slices = [W::zero(); SLICES];
-    let mut scratch = [W::zero(); SLICES];
+    let mut slices = [W::zero(token); SLICES];
+    let mut scratch = [W::zero(token); SLICES];
     // Each column on its own, so that its byte offsets are constants.
     let (column0, rest) = slices.split_at_mut(64);
     let (column1, column2) = rest.split_at_mut(64);
-    load_column::<W, 0, BYTES>(blocks, column0);
-    load_column::<W, 1, BYTES>(blocks, column1);
-    load_column::<W, 2, BYTES>(blocks, column2);
+    load_column::<W, 0, BYTES>(token, blocks, column0);
+    load_column::<W, 1, BYTES>(token, blocks, column1);
+    load_column::<W, 2, BYTES>(token, blocks, column2);
     for rows in slices.chunks_exact_mut(64) {
-        transpose64(rows);
+        transpose64(token, rows);
     }
 
     let bits = BYTES.wrapping_mul(8);
@@ -288,7 +300,7 @@ pub(super) fn permute_sliced<W: Word, const BYTES: usize>(
     }
 
     for rows in slices.chunks_exact_mut(64) {
-        transpose64(rows);
+        transpose64(token, rows);
     }
     let (column0, rest) = slices.split_at(64);
     let (column1, column2) = rest.split_at(64);
@@ -301,12 +313,12 @@ pub(super) fn permute_sliced<W: Word, const BYTES: usize>(
 
 /// Spongent-π\[160\] on up to 64 blocks, bitsliced in `u64`.
 pub(super) fn permute_160_x64(blocks: &mut [[u8; 20]]) {
-    permute_sliced::<u64, 20>(blocks, ROUNDS_160, COUNTER_160);
+    permute_sliced::<u64, 20>((), blocks, ROUNDS_160, COUNTER_160);
 }
 
 /// Spongent-π\[176\] on up to 64 blocks, bitsliced in `u64`.
 pub(super) fn permute_176_x64(blocks: &mut [[u8; 22]]) {
-    permute_sliced::<u64, 22>(blocks, ROUNDS_176, COUNTER_176);
+    permute_sliced::<u64, 22>((), blocks, ROUNDS_176, COUNTER_176);
 }
 
 #[cfg(test)]
@@ -362,13 +374,13 @@ mod tests {
         let rows = random_blocks::<8>(64, 99);
         let mut words: Vec<u64> = rows.iter().map(|r| u64::from_le_bytes(*r)).collect();
         let original = words.clone();
-        transpose64(&mut words);
+        transpose64((), &mut words);
         for r in 0..64 {
             for c in 0..64 {
                 assert_eq!((words[c] >> r) & 1, (original[r] >> c) & 1);
             }
         }
-        transpose64(&mut words);
+        transpose64((), &mut words);
         assert_eq!(words, original);
     }
 

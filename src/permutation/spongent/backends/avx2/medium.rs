@@ -23,8 +23,9 @@
 //!
 //! Nothing is indexed by the state and nothing branches on it: the round
 //! constants are words from a table indexed by the public round number.
-//! `unsafe` here is the AVX2 intrinsics, reached only through the [`Avx2`]
-//! token (run-time detection).
+//! The words are [`Avx2Vector`]s, made only with the [`Avx2`] token
+//! (run-time detection); `unsafe` here is only the calls into the
+//! `#[target_feature]` functions.
 //!
 //! More on the layout and the round, with what was measured: DESIGN.md,
 //! "Kernel layouts in detail".
@@ -33,16 +34,17 @@
 // within the fixed-size arrays it indexes, or a loop counter over them.
 #![allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
-use super::super::super::super::cpu::Avx2;
-use super::super::super::sbox::{Bits, sbox_complemented};
-use super::super::super::{COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter};
-use super::super::soft64::{Word, transpose64};
-use super::Avx2Word;
-use core::arch::x86_64::{_mm256_permute2x128_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64};
+use crate::permutation::cpu::Avx2;
+use crate::permutation::simd::avx2::Avx2Vector;
+use crate::permutation::spongent::backends::soft64::transpose64;
+use crate::permutation::spongent::sbox::{Bits, sbox_complemented};
+use crate::permutation::spongent::{
+    COUNTER_160, COUNTER_176, ROUNDS_160, ROUNDS_176, next_counter,
+};
 use zeroize::Zeroize;
 
 /// States one call permutes: the bits of a 64-bit lane.
-pub(in super::super) const STATES: usize = 64;
+pub(in crate::permutation::spongent::backends) const STATES: usize = 64;
 
 /// Round `r`'s constant as lane words: entry `j` is all ones where bit `j`
 /// of the round counter is set (it goes to state bits `j` and `b − 1 − j`).
@@ -72,7 +74,7 @@ static LANES_176: [[u64; 8]; ROUNDS_176] = round_lanes(COUNTER_176);
 
 /// Lane `l` of the row of `block`: its bits `Ql .. Ql + Q`.
 #[inline(always)]
-fn quarters<const BYTES: usize, const Q: usize>(block: &[u8; BYTES]) -> Avx2Word {
+fn quarters<const BYTES: usize, const Q: usize>(avx2: Avx2, block: &[u8; BYTES]) -> Avx2Vector {
     let mut padded = [0u8; 32];
     padded[..BYTES].copy_from_slice(block);
     let mut lanes = [0u64; 4];
@@ -82,14 +84,14 @@ fn quarters<const BYTES: usize, const Q: usize>(block: &[u8; BYTES]) -> Avx2Word
         bytes.copy_from_slice(&padded[bit / 8..bit / 8 + 8]);
         *lane = (u64::from_le_bytes(bytes) >> (bit % 8)) & ((1 << Q) - 1);
     }
-    Avx2Word::from_lane_array(lanes)
+    Avx2Vector::from_u64s(avx2, lanes)
 }
 
 /// [`quarters`] reversed: the row's lanes back into `block`.
 #[inline(always)]
-fn write_quarters<const BYTES: usize, const Q: usize>(row: Avx2Word, block: &mut [u8; BYTES]) {
+fn write_quarters<const BYTES: usize, const Q: usize>(row: Avx2Vector, block: &mut [u8; BYTES]) {
     let mut words = [0u64; 4];
-    for (l, quarter) in row.to_lane_array().into_iter().enumerate() {
+    for (l, quarter) in row.to_u64s().into_iter().enumerate() {
         let bit = l * Q;
         let (w, shift) = (bit / 64, bit % 64);
         words[w] |= quarter << shift;
@@ -107,16 +109,14 @@ fn write_quarters<const BYTES: usize, const Q: usize>(row: Avx2Word, block: &mut
 /// Slot `S` of one round: the round constant on its words (lane 0 of words
 /// `0..7`, lane 3 of words `Q − 7 .. Q`), the S-boxes, and the transpose
 /// into the words `S + (Q/4)l` of `to`.
-///
-/// # Safety
-/// AVX2 must be available.
 #[inline(always)]
-unsafe fn slot<const Q: usize, const S: usize>(
-    from: &[Avx2Word; Q],
-    to: &mut [Avx2Word; Q],
+fn slot<const Q: usize, const S: usize>(
+    from: &[Avx2Vector; Q],
+    to: &mut [Avx2Vector; Q],
     constants: &[u64; 8],
-    [lane_0, lane_3]: [Avx2Word; 2],
+    [lane_0, lane_3]: [Avx2Vector; 2],
 ) {
+    let avx2 = lane_0.token();
     // A plain loop, no closure (`from_fn`): left out of line, a closure
     // takes the AVX2 operations as calls (it lacks the target feature).
     let mut x = [
@@ -128,48 +128,41 @@ unsafe fn slot<const Q: usize, const S: usize>(
     for (i, word) in x.iter_mut().enumerate() {
         let w = 4 * S + i;
         if w < 7 {
-            *word = word.xor(Avx2Word::splat(constants[w]).and(lane_0));
+            *word = word.xor(Avx2Vector::splat_u64(avx2, constants[w]).and(lane_0));
         }
         if w + 7 >= Q {
-            *word = word.xor(Avx2Word::splat(constants[Q - 1 - w]).and(lane_3));
+            *word = word.xor(Avx2Vector::splat_u64(avx2, constants[Q - 1 - w]).and(lane_3));
         }
     }
     let [y0, y1, y2, y3] = sbox_complemented(x);
     let y0 = y0.not();
-    // SAFETY: as above.
-    let moved = unsafe {
-        let t0 = _mm256_unpacklo_epi64(y0.0, y1.0);
-        let t1 = _mm256_unpackhi_epi64(y0.0, y1.0);
-        let t2 = _mm256_unpacklo_epi64(y2.0, y3.0);
-        let t3 = _mm256_unpackhi_epi64(y2.0, y3.0);
-        [
-            _mm256_permute2x128_si256::<0x20>(t0, t2),
-            _mm256_permute2x128_si256::<0x20>(t1, t3),
-            _mm256_permute2x128_si256::<0x31>(t0, t2),
-            _mm256_permute2x128_si256::<0x31>(t1, t3),
-        ]
-    };
+    let t0 = y0.unpack_lo::<8>(y1);
+    let t1 = y0.unpack_hi::<8>(y1);
+    let t2 = y2.unpack_lo::<8>(y3);
+    let t3 = y2.unpack_hi::<8>(y3);
+    let moved = [
+        t0.halves::<0x20>(t2),
+        t1.halves::<0x20>(t3),
+        t0.halves::<0x31>(t2),
+        t1.halves::<0x31>(t3),
+    ];
     for (l, word) in moved.into_iter().enumerate() {
-        to[S + Q / 4 * l] = Avx2Word(word);
+        to[S + Q / 4 * l] = word;
     }
 }
 
 /// One round, from `from` into `to`: every slot (`Q/4` of them, at most 11).
-///
-/// # Safety
-/// AVX2 must be available.
 #[inline(always)]
-unsafe fn round<const Q: usize>(
-    from: &[Avx2Word; Q],
-    to: &mut [Avx2Word; Q],
+fn round<const Q: usize>(
+    from: &[Avx2Vector; Q],
+    to: &mut [Avx2Vector; Q],
     constants: &[u64; 8],
-    lanes: [Avx2Word; 2],
+    lanes: [Avx2Vector; 2],
 ) {
     macro_rules! slots {
         ($($s:literal)*) => {$(
             if $s < Q / 4 {
-                // SAFETY: AVX2 is available (the caller's contract).
-                unsafe { slot::<Q, $s>(from, to, constants, lanes) };
+                slot::<Q, $s>(from, to, constants, lanes);
             }
         )*};
     }
@@ -178,20 +171,18 @@ unsafe fn round<const Q: usize>(
 
 /// Spongent-π on up to 64 blocks of `BYTES` bytes (`Q = 2 · BYTES`), one
 /// round per entry of `rounds` (an even number).
-///
-/// # Safety
-/// AVX2 must be available.
 #[inline(always)]
-unsafe fn permute_x64<const BYTES: usize, const Q: usize>(
+fn permute_x64<const BYTES: usize, const Q: usize>(
+    avx2: Avx2,
     blocks: &mut [[u8; BYTES]],
     rounds: &[[u64; 8]],
 ) {
-    let mut rows = [Avx2Word::zero(); STATES];
+    let mut rows = [Avx2Vector::zero(avx2); STATES];
     for (row, block) in rows.iter_mut().zip(blocks.iter()) {
-        *row = quarters::<BYTES, Q>(block);
+        *row = quarters::<BYTES, Q>(avx2, block);
     }
-    transpose64(&mut rows);
-    let mut other = [Avx2Word::zero(); Q];
+    transpose64(avx2, &mut rows);
+    let mut other = [Avx2Vector::zero(avx2); Q];
     if let Some(state) = rows.first_chunk_mut::<Q>() {
         for word in state.iter_mut() {
             *word = word.not();
@@ -201,21 +192,18 @@ unsafe fn permute_x64<const BYTES: usize, const Q: usize>(
         // and took lane 0 from the broadcast by a register `vmovq` that
         // valgrind (ct-check) cannot run.
         let lanes = core::hint::black_box([
-            Avx2Word::from_lane_array([u64::MAX, 0, 0, 0]),
-            Avx2Word::from_lane_array([0, 0, 0, u64::MAX]),
+            Avx2Vector::from_u64s(avx2, [u64::MAX, 0, 0, 0]),
+            Avx2Vector::from_u64s(avx2, [0, 0, 0, u64::MAX]),
         ]);
         for pair in rounds.chunks_exact(2) {
-            // SAFETY: AVX2 is available (the caller's contract).
-            unsafe {
-                round(state, &mut other, &pair[0], lanes);
-                round(&other, state, &pair[1], lanes);
-            }
+            round(state, &mut other, &pair[0], lanes);
+            round(&other, state, &pair[1], lanes);
         }
         for word in state.iter_mut() {
             *word = word.not();
         }
     }
-    transpose64(&mut rows);
+    transpose64(avx2, &mut rows);
     for (row, block) in rows.iter().zip(blocks.iter_mut()) {
         write_quarters::<BYTES, Q>(*row, block);
     }
@@ -228,9 +216,8 @@ unsafe fn permute_x64<const BYTES: usize, const Q: usize>(
 /// # Safety
 /// AVX2 must be available.
 #[target_feature(enable = "avx2")]
-unsafe fn permute_160_x64(blocks: &mut [[u8; 20]]) {
-    // SAFETY: AVX2 is available (the caller's contract).
-    unsafe { permute_x64::<20, 40>(blocks, &LANES_160) };
+unsafe fn permute_160_x64(avx2: Avx2, blocks: &mut [[u8; 20]]) {
+    permute_x64::<20, 40>(avx2, blocks, &LANES_160);
 }
 
 /// Spongent-π\[176\] on up to 64 blocks.
@@ -238,24 +225,23 @@ unsafe fn permute_160_x64(blocks: &mut [[u8; 20]]) {
 /// # Safety
 /// AVX2 must be available.
 #[target_feature(enable = "avx2")]
-unsafe fn permute_176_x64(blocks: &mut [[u8; 22]]) {
-    // SAFETY: AVX2 is available (the caller's contract).
-    unsafe { permute_x64::<22, 44>(blocks, &LANES_176) };
+unsafe fn permute_176_x64(avx2: Avx2, blocks: &mut [[u8; 22]]) {
+    permute_x64::<22, 44>(avx2, blocks, &LANES_176);
 }
 
 /// Spongent-π\[160\] on every block, 64 at a time.
-pub(in super::super) fn permute_160(_: Avx2, blocks: &mut [[u8; 20]]) {
+pub(in crate::permutation::spongent::backends) fn permute_160(avx2: Avx2, blocks: &mut [[u8; 20]]) {
     for chunk in blocks.chunks_mut(STATES) {
         // SAFETY: the token exists only if AVX2 was detected at run time.
-        unsafe { permute_160_x64(chunk) };
+        unsafe { permute_160_x64(avx2, chunk) };
     }
 }
 
 /// Spongent-π\[176\] on every block, 64 at a time.
-pub(in super::super) fn permute_176(_: Avx2, blocks: &mut [[u8; 22]]) {
+pub(in crate::permutation::spongent::backends) fn permute_176(avx2: Avx2, blocks: &mut [[u8; 22]]) {
     for chunk in blocks.chunks_mut(STATES) {
         // SAFETY: the token exists only if AVX2 was detected at run time.
-        unsafe { permute_176_x64(chunk) };
+        unsafe { permute_176_x64(avx2, chunk) };
     }
 }
 

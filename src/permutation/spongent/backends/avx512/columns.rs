@@ -20,7 +20,7 @@
 //! Every `vpermb` index and byte mask is a compile-time constant or comes
 //! from the public number of blocks.
 
-use super::super::super::super::avx512::{load_table, transpose_qwords};
+use crate::permutation::simd::avx512::{load_table, transpose_qwords};
 use core::arch::x86_64::{
     __m512i, _mm512_gf2p8affine_epi64_epi8, _mm512_mask_permutexvar_epi8, _mm512_mask_storeu_epi8,
     _mm512_maskz_loadu_epi8, _mm512_set1_epi64, _mm512_setzero_si512,

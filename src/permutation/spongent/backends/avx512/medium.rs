@@ -29,13 +29,13 @@
 //! More on the layout and the round, with what was measured: DESIGN.md,
 //! "Kernel layouts in detail".
 
-use super::super::super::super::avx512::load_table;
-use super::super::super::super::cpu::Avx512Vbmi;
-use super::super::super::sbox::sbox_ternary;
-use super::super::super::{COUNTER_160, ROUNDS_160, next_counter};
-use super::super::soft64::Word;
 use super::Zmm;
 use super::columns::{Columns, GROUP, WINDOW, blocks_to_columns, column_of, columns_to_blocks};
+use crate::permutation::cpu::Avx512Vbmi;
+use crate::permutation::simd::avx512::load_table;
+use crate::permutation::spongent::backends::soft64::Word;
+use crate::permutation::spongent::sbox::sbox_ternary;
+use crate::permutation::spongent::{COUNTER_160, ROUNDS_160, next_counter};
 use core::arch::x86_64::{
     _mm512_mask_permutexvar_epi8, _mm512_mask_xor_epi64, _mm512_permutex2var_epi64,
     _mm512_set_epi64, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2,
@@ -226,7 +226,7 @@ unsafe fn bit_permutation([y0, y1, y2, y3]: [Zmm; 4]) -> [Zmm; 4] {
 /// # Safety
 /// AVX-512F must be available.
 #[inline(always)]
-unsafe fn round(words: [Zmm; WORDS], counter: u8) -> [Zmm; WORDS] {
+unsafe fn round(token: Avx512Vbmi, words: [Zmm; WORDS], counter: u8) -> [Zmm; WORDS] {
     let mut x = words;
     // SAFETY: AVX-512F is available (the caller's contract).
     let ones = unsafe { _mm512_set1_epi64(-1) };
@@ -242,7 +242,7 @@ unsafe fn round(words: [Zmm; WORDS], counter: u8) -> [Zmm; WORDS] {
             *word = Zmm(unsafe { _mm512_mask_xor_epi64(word.0, bit << 7, word.0, ones) });
         }
     }
-    let mut out = [Zmm::zero(); WORDS];
+    let mut out = [Zmm::zero(token); WORDS];
     for (slot, nibble) in x.chunks_exact(4).enumerate() {
         if let &[x0, x1, x2, x3] = nibble {
             // SAFETY: as above.
@@ -264,14 +264,14 @@ unsafe fn round(words: [Zmm; WORDS], counter: u8) -> [Zmm; WORDS] {
 /// AVX2, AVX-512F, AVX-512VL, AVX-512BW, AVX-512 VBMI and GFNI must be
 /// available.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512vbmi,gfni")]
-unsafe fn permute_x64(blocks: &mut [[u8; BLOCK_BYTES]]) {
+unsafe fn permute_x64(token: Avx512Vbmi, blocks: &mut [[u8; BLOCK_BYTES]]) {
     // SAFETY: the features are available (the caller's contract), all the
     // helpers need.
     let mut words = unsafe { blocks_to_words(blocks) };
     let mut counter = COUNTER_160;
     for _ in 0..ROUNDS_160 {
         // SAFETY: as above.
-        words = unsafe { round(words, counter) };
+        words = unsafe { round(token, words, counter) };
         counter = next_counter(counter);
     }
     // SAFETY: as above.
@@ -280,11 +280,14 @@ unsafe fn permute_x64(blocks: &mut [[u8; BLOCK_BYTES]]) {
 }
 
 /// Spongent-π\[160\] on every block, 64 at a time.
-pub(in super::super) fn permute_160(_: Avx512Vbmi, blocks: &mut [[u8; BLOCK_BYTES]]) {
+pub(in crate::permutation::spongent::backends) fn permute_160(
+    token: Avx512Vbmi,
+    blocks: &mut [[u8; BLOCK_BYTES]],
+) {
     for chunk in blocks.chunks_mut(STATES) {
         // SAFETY: the token exists only if all those features were
         // detected at run time.
-        unsafe { permute_x64(chunk) };
+        unsafe { permute_x64(token, chunk) };
     }
 }
 
