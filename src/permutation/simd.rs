@@ -6,7 +6,7 @@
 //! - `avx2`: a 256-bit vector made only with the `Avx2` token (run-time
 //!   detection, `permutation::cpu`);
 //! - `avx512`: helpers of the AVX-512 kernels (tables, the qword
-//!   transpose), Rust 1.89 or newer;
+//!   transpose, the GFNI byte rotations), Rust 1.89 or newer;
 //! - `neon`: a 128-bit vector, built only where NEON is enabled at
 //!   compile time (`elephant_neon`).
 

@@ -37,6 +37,8 @@
 // run-time detection.
 #[cfg(elephant_x86)]
 mod avx2;
+#[cfg(elephant_x86)]
+mod avx2_rows;
 #[cfg(elephant_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512;

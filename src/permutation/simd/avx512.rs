@@ -1,7 +1,7 @@
 //! Helpers shared by the AVX-512 kernels of both permutations: constant
-//! tables into vectors, and the 8 × 8 qword transpose their byte
-//! transposes end with (Keccak-f\[200\]'s lanes, Spongent-π\[160\]'s byte
-//! columns).
+//! tables into vectors, the 8 × 8 qword transpose their byte transposes
+//! end with (Keccak-f\[200\]'s lanes, Spongent-π\[160\]'s byte columns),
+//! and the GFNI matrices that rotate every byte (the Keccak kernels).
 //!
 //! Built only by Rust 1.89 or newer, as the kernels (`build.rs` sets
 //! `elephant_avx512`).
@@ -96,4 +96,41 @@ pub(in crate::permutation) unsafe fn transpose_qwords(x: [__m512i; 8]) -> [__m51
             _mm512_shuffle_i64x2::<0xee>(u[3], u[7]),
         ]
     }
+}
+
+/// The GFNI matrix that rotates each byte left by `bits`: output bit i is
+/// input bit i − `bits` (mod 8), and `vgf2p8affineqb` takes the row of
+/// output bit i from byte 7 − i of the matrix.
+const fn rotate_left_matrix(bits: u32) -> i64 {
+    let mut matrix = 0u64;
+    let mut out = 0;
+    while out < 8 {
+        // A `const fn` cannot use iterators; `out` < 8 and `bits` < 8.
+        #[allow(clippy::arithmetic_side_effects)]
+        {
+            let from = (out + 8 - bits) % 8;
+            matrix |= (1u64 << from) << (8 * (7 - out));
+            out += 1;
+        }
+    }
+    i64::from_ne_bytes(matrix.to_ne_bytes())
+}
+
+/// [`rotate_left_matrix`] for every amount 0–7.
+pub(in crate::permutation) const ROTATE_LEFT: [i64; 8] = [
+    rotate_left_matrix(0),
+    rotate_left_matrix(1),
+    rotate_left_matrix(2),
+    rotate_left_matrix(3),
+    rotate_left_matrix(4),
+    rotate_left_matrix(5),
+    rotate_left_matrix(6),
+    rotate_left_matrix(7),
+];
+
+/// The matrix of [`ROTATE_LEFT`] for `bits` (a constant after inlining).
+#[inline(always)]
+pub(in crate::permutation) fn rotation(bits: u32) -> i64 {
+    let index = usize::try_from(bits).unwrap_or(0);
+    ROTATE_LEFT.get(index).copied().unwrap_or(ROTATE_LEFT[0])
 }

@@ -23,11 +23,11 @@
 //! More on the layout and the round, with what was measured: DESIGN.md,
 //! "Kernel layouts in detail".
 
-use super::avx2::{AVX2_STATES, load_rows, store_rows, transpose_32x32};
+use super::avx2_rows::{STATES as AVX2_STATES, load_rows, store_rows, transpose_32x32};
 use crate::permutation::cpu::{Avx512Gfni, Avx512Vbmi};
 use crate::permutation::keccak::round::{Word, rounds};
 use crate::permutation::simd::avx2::Avx2Vector;
-use crate::permutation::simd::avx512::{load_tables, transpose_qwords};
+use crate::permutation::simd::avx512::{load_tables, rotation, transpose_qwords};
 use core::arch::x86_64::{
     __m256i, __m512i, _mm_set_epi64x, _mm256_gf2p8affine_epi64_epi8, _mm256_set1_epi64x,
     _mm256_ternarylogic_epi32, _mm512_add_epi8, _mm512_and_si512, _mm512_andnot_si512,
@@ -43,44 +43,6 @@ pub(super) const AVX512_STATES: usize = 64;
 
 /// Block size of Keccak-f\[200\].
 const BLOCK_BYTES: usize = 25;
-
-/// The GFNI matrix that rotates each byte left by `bits`: output bit i is
-/// input bit i − `bits` (mod 8), and `vgf2p8affineqb` takes the row of
-/// output bit i from byte 7 − i of the matrix.
-const fn rotate_left_matrix(bits: u32) -> i64 {
-    let mut matrix = 0u64;
-    let mut out = 0;
-    while out < 8 {
-        // A `const fn` cannot use iterators; `out` < 8 and `bits` < 8.
-        #[allow(clippy::arithmetic_side_effects)]
-        {
-            let from = (out + 8 - bits) % 8;
-            matrix |= (1u64 << from) << (8 * (7 - out));
-            out += 1;
-        }
-    }
-    i64::from_ne_bytes(matrix.to_ne_bytes())
-}
-
-/// [`rotate_left_matrix`] for every amount 0–7 (the single-state kernel,
-/// `avx512_one`, uses them too).
-pub(super) const ROTATE_LEFT: [i64; 8] = [
-    rotate_left_matrix(0),
-    rotate_left_matrix(1),
-    rotate_left_matrix(2),
-    rotate_left_matrix(3),
-    rotate_left_matrix(4),
-    rotate_left_matrix(5),
-    rotate_left_matrix(6),
-    rotate_left_matrix(7),
-];
-
-/// The matrix of [`ROTATE_LEFT`] for `bits` (a constant after inlining).
-#[inline(always)]
-fn rotation(bits: u32) -> i64 {
-    let index = usize::try_from(bits).unwrap_or(0);
-    ROTATE_LEFT.get(index).copied().unwrap_or(ROTATE_LEFT[0])
-}
 
 /// Lane (x, y) of 64 states, one byte per state.
 ///
@@ -606,6 +568,7 @@ mod tests {
     use super::*;
     use crate::permutation::backend_check::{avx512_gfni_or_fail, avx512_vbmi_or_fail, check};
     use crate::permutation::keccak_f200;
+    use crate::permutation::simd::avx512::ROTATE_LEFT;
 
     /// The matrices rotate: checked on every byte value against
     /// `u8::rotate_left`, by evaluating the affine map by hand as

@@ -24,9 +24,9 @@
 //! More on the layout and the round, with what was measured: DESIGN.md,
 //! "Kernel layouts in detail".
 
-use super::avx512::ROTATE_LEFT;
 use crate::permutation::cpu::Avx512Vbmi;
 use crate::permutation::keccak::{RHO, ROUND_CONSTANTS};
+use crate::permutation::simd::avx512::ROTATE_LEFT;
 use core::arch::x86_64::{
     __m256i, _mm256_gf2p8affine_epi64_epi8, _mm256_loadu_si256, _mm256_mask_storeu_epi8,
     _mm256_maskz_gf2p8affine_epi64_epi8, _mm256_maskz_loadu_epi8, _mm256_permutexvar_epi8,
