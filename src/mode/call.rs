@@ -214,7 +214,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
     /// Starts opening a whole message: verifies `tag` over the input side
     /// and, only if it matches, decrypts into the output side.
     /// `hold_keystream`: the walk and the keystream fit in one step of the
-    /// run ([`super::plan::holds_keystream`]), which takes them together.
+    /// run ([`super::plan::Plan::hold_keystream`]), which takes them together.
     #[cfg_attr(elephant_batch, inline(always))]
     pub(crate) fn begin_open(
         &mut self,

@@ -227,7 +227,7 @@ fn holds_keystream<P: Permutation>(
     }
 }
 
-/// Whether `path` is [`Path::Medium`] (builds without narrow kernels have
+/// Whether `path` is `Path::Medium` (builds without narrow kernels have
 /// no such path).
 #[cfg_attr(not(elephant_x86), allow(unused_variables))]
 fn is_medium_path(path: Path) -> bool {
