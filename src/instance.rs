@@ -6,11 +6,10 @@
 //! compiling it again (every test, example and application would otherwise
 //! build its own copy at full optimisation, whatever its profile).
 //!
-//! How: the generic functions here put their arguments in a value of a
-//! [`Family`] and hand it to [`Permutation::by_instance`], which gives it
-//! back as the same value for the concrete instance; the match on that
-//! calls the instance's function. The match and the wrapping are all that
-//! a caller's crate compiles.
+//! How: the generic functions here hand the three instances' functions,
+//! each typed for its instance, to [`Permutation::from_instance`], which
+//! gives back the one of `P` typed for `P`, a constant: the caller's crate
+//! compiles a direct call, nothing else.
 //!
 //! Invariant: the permutation layer names nothing of this module (nor of
 //! the mode or `batch`); this module only dispatches, it decides nothing.
@@ -19,46 +18,47 @@ use crate::Elephant;
 use crate::batch::{self, Packet};
 use crate::mode::{self, NONCE_SIZE, TagOf};
 use crate::permutation::{ByInstance, Family, Keccak200, Permutation, Spongent160, Spongent176};
-use aead::Result;
 use aead::inout::InOutBuf;
+use aead::{Error, Result};
 
-/// The arguments of an encryption by `P`, and where its tag goes.
-struct Sealing<'a, 'b: 'a, P: Permutation> {
-    expanded_key: &'a P::Block,
-    nonce: &'a [u8; NONCE_SIZE],
-    associated_data: &'a [u8],
-    buffer: InOutBuf<'a, 'b, u8>,
-    tag: &'a mut TagOf<P>,
+/// An instance's encryption entry point.
+struct EncryptFn;
+
+impl Family for EncryptFn {
+    type Of<'a, 'b: 'a, P: Permutation> =
+        fn(&P::Block, &[u8; NONCE_SIZE], &[u8], InOutBuf<'_, '_, u8>) -> Result<TagOf<P>>;
 }
 
-/// The family of [`Sealing`].
-struct Seal;
+/// An instance's decryption entry point.
+struct DecryptFn;
 
-impl Family for Seal {
-    type Of<'a, 'b: 'a, P: Permutation> = Sealing<'a, 'b, P>;
+impl Family for DecryptFn {
+    type Of<'a, 'b: 'a, P: Permutation> =
+        fn(&P::Block, &[u8; NONCE_SIZE], &[u8], InOutBuf<'_, '_, u8>, &TagOf<P>) -> Result<()>;
 }
 
-/// The arguments of a decryption by `P`.
-struct Opening<'a, 'b: 'a, P: Permutation> {
-    expanded_key: &'a P::Block,
-    nonce: &'a [u8; NONCE_SIZE],
-    associated_data: &'a [u8],
-    buffer: InOutBuf<'a, 'b, u8>,
-    tag: &'a TagOf<P>,
+/// An instance's multi-message sealing entry point.
+struct SealPacketsFn;
+
+impl Family for SealPacketsFn {
+    type Of<'a, 'b: 'a, P: Permutation> = fn(&mut [Packet<'_, Elephant<P>>]) -> Result<()>;
 }
 
-/// The family of [`Opening`].
-struct Open;
-
-impl Family for Open {
-    type Of<'a, 'b: 'a, P: Permutation> = Opening<'a, 'b, P>;
-}
-
-/// The packets of a multi-message sealing by `P`.
-struct SealPackets;
-
-impl Family for SealPackets {
-    type Of<'a, 'b: 'a, P: Permutation> = &'a mut [Packet<'b, Elephant<P>>];
+/// `P`'s function of the family `F`, out of the three instances' ones.
+/// Resolved at compile time: each [`Permutation::from_instance`] is a
+/// constant for a given `P`, so the call that follows is a direct call,
+/// with the arguments and the result as the function has them (no value
+/// typed per instance waits in the caller's frame, whose stack is the
+/// firmware's peak).
+#[inline(always)]
+fn entry<'a, 'b: 'a, P: Permutation, F: Family>(
+    dumbo: F::Of<'a, 'b, Spongent160>,
+    jumbo: F::Of<'a, 'b, Spongent176>,
+    delirium: F::Of<'a, 'b, Keccak200>,
+) -> Option<F::Of<'a, 'b, P>> {
+    P::from_instance(ByInstance::<F>::Dumbo(dumbo))
+        .or_else(|| P::from_instance(ByInstance::<F>::Jumbo(jumbo)))
+        .or_else(|| P::from_instance(ByInstance::<F>::Delirium(delirium)))
 }
 
 /// [`mode::encrypt`] by the instance's function.
@@ -69,20 +69,10 @@ pub(crate) fn encrypt<P: Permutation>(
     associated_data: &[u8],
     buffer: InOutBuf<'_, '_, u8>,
 ) -> Result<TagOf<P>> {
-    let mut tag = TagOf::<P>::default();
-    let sealing = Sealing {
-        expanded_key,
-        nonce,
-        associated_data,
-        buffer,
-        tag: &mut tag,
-    };
-    match P::by_instance::<Seal>(sealing) {
-        ByInstance::Dumbo(sealing) => encrypt_dumbo(sealing),
-        ByInstance::Jumbo(sealing) => encrypt_jumbo(sealing),
-        ByInstance::Delirium(sealing) => encrypt_delirium(sealing),
+    match entry::<P, EncryptFn>(encrypt_dumbo, encrypt_jumbo, encrypt_delirium) {
+        Some(encrypt) => encrypt(expanded_key, nonce, associated_data, buffer),
+        None => Err(Error),
     }
-    .map(|()| tag)
 }
 
 /// [`mode::decrypt`] by the instance's function.
@@ -94,44 +84,46 @@ pub(crate) fn decrypt<P: Permutation>(
     buffer: InOutBuf<'_, '_, u8>,
     tag: &TagOf<P>,
 ) -> Result<()> {
-    let opening = Opening {
-        expanded_key,
-        nonce,
-        associated_data,
-        buffer,
-        tag,
-    };
-    match P::by_instance::<Open>(opening) {
-        ByInstance::Dumbo(opening) => decrypt_dumbo(opening),
-        ByInstance::Jumbo(opening) => decrypt_jumbo(opening),
-        ByInstance::Delirium(opening) => decrypt_delirium(opening),
+    match entry::<P, DecryptFn>(decrypt_dumbo, decrypt_jumbo, decrypt_delirium) {
+        Some(decrypt) => decrypt(expanded_key, nonce, associated_data, buffer, tag),
+        None => Err(Error),
     }
 }
 
 /// [`batch::seal_packets`] by the instance's function.
 #[inline]
 pub(crate) fn seal_packets<P: Permutation>(packets: &mut [Packet<'_, Elephant<P>>]) -> Result<()> {
-    match P::by_instance::<SealPackets>(packets) {
-        ByInstance::Dumbo(packets) => seal_packets_dumbo(packets),
-        ByInstance::Jumbo(packets) => seal_packets_jumbo(packets),
-        ByInstance::Delirium(packets) => seal_packets_delirium(packets),
+    match entry::<P, SealPacketsFn>(
+        seal_packets_dumbo,
+        seal_packets_jumbo,
+        seal_packets_delirium,
+    ) {
+        Some(seal_packets) => seal_packets(packets),
+        None => Err(Error),
     }
 }
 
 /// Writes each instance's three entry points.
 macro_rules! entry_points {
     ($($permutation:ty: $encrypt:ident, $decrypt:ident, $seal_packets:ident;)+) => {$(
-        /// [`mode::encrypt`] for this instance, the tag written to its
-        /// place.
-        fn $encrypt(sealing: Sealing<'_, '_, $permutation>) -> Result<()> {
-            let Sealing { expanded_key, nonce, associated_data, buffer, tag } = sealing;
-            *tag = mode::encrypt::<$permutation>(expanded_key, nonce, associated_data, buffer)?;
-            Ok(())
+        /// [`mode::encrypt`] for this instance.
+        fn $encrypt(
+            expanded_key: &<$permutation as Permutation>::Block,
+            nonce: &[u8; NONCE_SIZE],
+            associated_data: &[u8],
+            buffer: InOutBuf<'_, '_, u8>,
+        ) -> Result<TagOf<$permutation>> {
+            mode::encrypt::<$permutation>(expanded_key, nonce, associated_data, buffer)
         }
 
         /// [`mode::decrypt`] for this instance.
-        fn $decrypt(opening: Opening<'_, '_, $permutation>) -> Result<()> {
-            let Opening { expanded_key, nonce, associated_data, buffer, tag } = opening;
+        fn $decrypt(
+            expanded_key: &<$permutation as Permutation>::Block,
+            nonce: &[u8; NONCE_SIZE],
+            associated_data: &[u8],
+            buffer: InOutBuf<'_, '_, u8>,
+            tag: &TagOf<$permutation>,
+        ) -> Result<()> {
             mode::decrypt::<$permutation>(expanded_key, nonce, associated_data, buffer, tag)
         }
 

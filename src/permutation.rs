@@ -9,7 +9,7 @@
 //! This layer names nothing above it: it exports its tiers' facts (the
 //! widths, the threshold below which no wide kernel runs, the narrow and
 //! lanes batches), which the mode's plan and the stack clearing read; and
-//! [`Permutation::by_instance`] lets the layers above reach code of their
+//! [`Permutation::from_instance`] lets the layers above reach code of their
 //! own compiled once per instance (`crate::instance`) without naming it.
 
 #[cfg(test)]
@@ -69,8 +69,8 @@ mod sealed {
 }
 
 /// A type that the layers above build from an instance's permutation,
-/// for [`Permutation::by_instance`]: e.g. the arguments of an encryption
-/// by `P`, with two lifetimes to borrow them by. Not part of the API.
+/// for [`Permutation::from_instance`]: e.g. the type of an entry point of
+/// `P`, with two lifetimes to borrow by. Not part of the API.
 #[doc(hidden)]
 pub trait Family {
     /// The type for the permutation `P`.
@@ -78,7 +78,7 @@ pub trait Family {
 }
 
 /// A value of the family `F`, by instance: what
-/// [`Permutation::by_instance`] turns `F::Of<P>` into. Not part of the API.
+/// [`Permutation::from_instance`] takes. Not part of the API.
 #[doc(hidden)]
 pub enum ByInstance<'a, 'b: 'a, F: Family> {
     /// Dumbo's.
@@ -127,13 +127,16 @@ pub trait Permutation: sealed::Sealed + Copy + Default + Debug + Send + Sync + '
     #[doc(hidden)]
     const ID: Instance;
 
-    /// `value`, of the family's type for this permutation, as the same
-    /// value of the type for its instance: generic code matches on it to
-    /// call a function written for each instance, which is not generic and
-    /// so compiled once, in this crate (`crate::instance` reaches the mode
-    /// that way). Not part of the API.
+    /// A value of the family `F` typed for this permutation's instance, as
+    /// the same value typed for `Self` (`None` for another instance's):
+    /// generic code picks with it, among functions written for each
+    /// instance, the one of `Self`, which is not generic and so compiled
+    /// once, in this crate (`crate::instance` reaches the mode that way).
+    /// Not part of the API.
     #[doc(hidden)]
-    fn by_instance<'a, 'b: 'a, F: Family>(value: F::Of<'a, 'b, Self>) -> ByInstance<'a, 'b, F>;
+    fn from_instance<'a, 'b: 'a, F: Family>(
+        value: ByInstance<'a, 'b, F>,
+    ) -> Option<F::Of<'a, 'b, Self>>;
 
     /// Permutes one block in place.
     fn permute(block: &mut Self::Block);
@@ -275,8 +278,13 @@ impl Permutation for Spongent160 {
     const ID: Instance = Instance::Dumbo;
 
     #[inline(always)]
-    fn by_instance<'a, 'b: 'a, F: Family>(value: F::Of<'a, 'b, Self>) -> ByInstance<'a, 'b, F> {
-        ByInstance::Dumbo(value)
+    fn from_instance<'a, 'b: 'a, F: Family>(
+        value: ByInstance<'a, 'b, F>,
+    ) -> Option<F::Of<'a, 'b, Self>> {
+        match value {
+            ByInstance::Dumbo(value) => Some(value),
+            _ => None,
+        }
     }
 
     fn permute(block: &mut Self::Block) {
@@ -331,8 +339,13 @@ impl Permutation for Spongent176 {
     const ID: Instance = Instance::Jumbo;
 
     #[inline(always)]
-    fn by_instance<'a, 'b: 'a, F: Family>(value: F::Of<'a, 'b, Self>) -> ByInstance<'a, 'b, F> {
-        ByInstance::Jumbo(value)
+    fn from_instance<'a, 'b: 'a, F: Family>(
+        value: ByInstance<'a, 'b, F>,
+    ) -> Option<F::Of<'a, 'b, Self>> {
+        match value {
+            ByInstance::Jumbo(value) => Some(value),
+            _ => None,
+        }
     }
 
     fn permute(block: &mut Self::Block) {
@@ -388,8 +401,13 @@ impl Permutation for Keccak200 {
     const ID: Instance = Instance::Delirium;
 
     #[inline(always)]
-    fn by_instance<'a, 'b: 'a, F: Family>(value: F::Of<'a, 'b, Self>) -> ByInstance<'a, 'b, F> {
-        ByInstance::Delirium(value)
+    fn from_instance<'a, 'b: 'a, F: Family>(
+        value: ByInstance<'a, 'b, F>,
+    ) -> Option<F::Of<'a, 'b, Self>> {
+        match value {
+            ByInstance::Delirium(value) => Some(value),
+            _ => None,
+        }
     }
 
     fn permute(block: &mut Self::Block) {
