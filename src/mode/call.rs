@@ -6,9 +6,9 @@
 //! fixed order: keystream, ciphertext terms, associated data terms, as far
 //! as the mask window reaches; the tag once every term is in; then, when
 //! opening, the keystream again from `mask_0`. Each kind goes on the run as
-//! one [`Segment`], logged; [`Call::take`] reads the log to route the
-//! results back (keystream into the message, terms into the sum), so it
-//! never redoes the step's decisions.
+//! one segment, noted in a [`SegmentLog`]; [`Call::take`] reads the log to
+//! route the results back (keystream into the message, terms into the
+//! sum), so it never redoes the step's decisions.
 //!
 //! Invariants: sealing queues ciphertext term `j` only once block `j` is
 //! written (a padding-only last term needs nothing written); opening writes
@@ -25,7 +25,7 @@
 )]
 
 use super::data::Data;
-use super::jobs::{Job, Jobs, Segment, SegmentLog};
+use super::jobs::{Jobs, SegmentLog};
 use super::keystream::{self, copied_in};
 use super::masks::MaskWindow;
 use super::run::Run;
@@ -181,7 +181,7 @@ impl<'a, P: Permutation, const W: usize> Call<'a, P, W> {
         }
         self.phase = Phase::Walk;
         self.next = Cursors::START;
-        self.log.clear();
+        self.log = SegmentLog::EMPTY;
         self.accept = 0;
         self.end_phase_if_finished();
     }
@@ -364,19 +364,19 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
     /// Queues the next jobs that are ready, as many as fit on `run` and in
     /// the mask window, and logs them for [`Self::take`].
     pub(crate) fn queue<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        self.log.clear();
+        self.log = SegmentLog::EMPTY;
         match self.phase {
             Phase::Walk => self.queue_walk(run),
             Phase::Tag => {
                 if run.room() > 0 {
                     self.sum.queue_final(run, self.expanded_key);
-                    self.log.push(Job::Tag, 0, 1);
+                    self.log.tag = true;
                     if !self.sealing && !self.hold_keystream {
-                        self.queue_keystream(run, Job::Keystream);
+                        self.queue_keystream(run);
                     }
                 }
             }
-            Phase::Keystream => self.queue_keystream(run, Job::Keystream),
+            Phase::Keystream => self.queue_keystream(run),
             Phase::Done => {}
         }
     }
@@ -422,32 +422,30 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
             .max(next.associated_data + associated_data);
         self.masks.prepare(oldest, end);
 
-        let job = if self.sealing {
-            Job::Keystream
-        } else {
-            Job::HeldKeystream
-        };
         // The keystream first: held, its results then stay at the front of
         // the run.
         self.queue_keystream_blocks(run, next.keystream, keystream);
-        self.log.push(job, next.keystream, keystream);
         self.queue_ciphertext_terms(run, next.terms, terms);
-        self.log.push(Job::CiphertextTerms, next.terms, terms);
         for index in next.associated_data..next.associated_data + associated_data {
             // Block `index` of `N ‖ A ‖ 01 ‖ 00…`, past the nonce.
             let data = (self.associated_data, index * P::BLOCK_SIZE - NONCE_SIZE);
             self.sum.queue_term(run, &self.masks, data, index, false);
         }
-        let first = next.associated_data;
-        self.log
-            .push(Job::AssociatedDataTerms, first, associated_data);
+        self.log = SegmentLog {
+            keystream_first: next.keystream,
+            keystream,
+            held: self.hold_keystream,
+            terms,
+            associated_data_terms: associated_data,
+            ..SegmentLog::EMPTY
+        };
         self.next.keystream += keystream;
         self.next.terms += terms;
         self.next.associated_data += associated_data;
     }
 
     /// Opening's keystream from the cursor on, as many blocks as fit.
-    fn queue_keystream<const N: usize>(&mut self, run: &mut Run<P, N>, job: Job) {
+    fn queue_keystream<const N: usize>(&mut self, run: &mut Run<P, N>) {
         let first = self.next.keystream;
         let end = self
             .jobs
@@ -456,7 +454,8 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
             .min(MaskWindow::<P, W>::reach_from(first));
         self.masks.prepare(first, end);
         self.queue_keystream_blocks(run, first, end - first);
-        self.log.push(job, first, end - first);
+        self.log.keystream_first = first;
+        self.log.keystream = end - first;
         self.next.keystream = end;
     }
 
@@ -513,26 +512,25 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
     }
 
     /// Takes back the results of what the last [`Self::queue`] put on the
-    /// run, segment by segment, as its log says.
+    /// run, segment by segment, in the order its log gives.
     pub(crate) fn take<const N: usize>(&mut self, run: &mut Run<P, N>) {
-        for index in 0..self.log.len() {
-            let Segment { job, first, count } = self.log.get(index);
-            match job {
-                Job::Keystream => {
-                    let accept = if self.sealing { 0xff } else { self.accept };
-                    self.apply_keystream_blocks(run, first, count, accept);
-                    if self.sealing {
-                        self.next.written = first + count;
-                    }
-                }
-                Job::HeldKeystream => run.hold_front(count),
-                Job::CiphertextTerms | Job::AssociatedDataTerms => {
-                    self.sum.add_results(run, count);
-                }
-                Job::Tag => self.take_tag(run),
+        let log = self.log;
+        if log.tag {
+            self.take_tag(run);
+        }
+        if log.held {
+            run.hold_front(log.keystream);
+        } else if log.keystream > 0 {
+            let accept = if self.sealing { 0xff } else { self.accept };
+            self.apply_keystream_blocks(run, log.keystream_first, log.keystream, accept);
+            if self.sealing {
+                self.next.written = log.keystream_first + log.keystream;
             }
         }
-        self.log.clear();
+        // Both kinds of terms go into the sum.
+        self.sum
+            .add_results(run, log.terms + log.associated_data_terms);
+        self.log = SegmentLog::EMPTY;
         self.end_phase_if_finished();
     }
 

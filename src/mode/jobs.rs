@@ -19,7 +19,7 @@
 //! (one block at a time, firmware) are orderings of these jobs.
 #![expect(
     clippy::arithmetic_side_effects,
-    reason = "counts of blocks of slices (at most isize::MAX bytes), and of a log's few segments"
+    reason = "counts of blocks of slices (at most isize::MAX bytes)"
 )]
 
 use super::NONCE_SIZE;
@@ -83,89 +83,36 @@ impl Jobs {
     };
 }
 
-/// A kind of job, as a driver queues it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Job {
-    /// Keystream blocks, written as their results come back (sealing, or
-    /// opening after the verdict).
-    Keystream,
-    /// Opening in one step: keystream blocks whose results stay on the run
-    /// until the verdict.
-    HeldKeystream,
-    /// Ciphertext terms.
-    CiphertextTerms,
-    /// Associated data terms.
-    AssociatedDataTerms,
-    /// The tag.
-    Tag,
-}
-
-/// Jobs `first .. first + count` of one kind, queued together.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Segment {
-    pub(super) job: Job,
-    pub(super) first: usize,
-    pub(super) count: usize,
-}
-
-/// The segments one step queued, in queue order, so that their results are
-/// taken back in that order by reading the log, not by redoing the step's
-/// decisions. A step queues at most one segment of each kind in use: the
-/// walk's keystream, ciphertext and associated data terms, or the tag and
-/// the keystream after it.
+/// What one step of a driver queued: one segment per kind, in the order
+/// they go on the run (the tag, the keystream, the ciphertext terms, the
+/// associated data terms), so that the results are taken back by reading
+/// it, not by redoing the step's decisions. A step of the walk queues no
+/// tag; the tag's step no terms.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SegmentLog {
-    segments: [Segment; Self::CAPACITY],
-    len: usize,
+    /// Whether the tag was queued.
+    pub(super) tag: bool,
+    /// The first keystream block queued.
+    pub(super) keystream_first: usize,
+    /// Keystream blocks queued.
+    pub(super) keystream: usize,
+    /// Whether those stay on the run until the verdict (opening in one
+    /// step).
+    pub(super) held: bool,
+    /// Ciphertext terms queued.
+    pub(super) terms: usize,
+    /// Associated data terms queued.
+    pub(super) associated_data_terms: usize,
 }
 
 impl SegmentLog {
-    /// Segments per step, at most.
-    const CAPACITY: usize = 3;
-
-    /// A segment of no jobs.
-    const EMPTY_SEGMENT: Segment = Segment {
-        job: Job::Tag,
-        first: 0,
-        count: 0,
-    };
-
-    /// No segment.
+    /// Nothing queued.
     pub(super) const EMPTY: Self = Self {
-        segments: [Self::EMPTY_SEGMENT; Self::CAPACITY],
-        len: 0,
+        tag: false,
+        keystream_first: 0,
+        keystream: 0,
+        held: false,
+        terms: 0,
+        associated_data_terms: 0,
     };
-
-    /// Empties the log (its segments are overwritten as they are logged).
-    #[cfg_attr(elephant_batch, inline(always))]
-    pub(super) fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// Logs `count` jobs from `first` on (none if `count` is 0).
-    #[cfg_attr(elephant_batch, inline(always))]
-    pub(super) fn push(&mut self, job: Job, first: usize, count: usize) {
-        if count == 0 {
-            return;
-        }
-        debug_assert!(self.len < Self::CAPACITY, "a step logs each kind once");
-        if let Some(slot) = self.segments.get_mut(self.len) {
-            *slot = Segment { job, first, count };
-            self.len += 1;
-        }
-    }
-
-    /// How many segments are logged.
-    pub(super) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Segment `index` (in queue order; an empty one past the end).
-    #[cfg_attr(elephant_batch, inline(always))]
-    pub(super) fn get(&self, index: usize) -> Segment {
-        self.segments
-            .get(index)
-            .copied()
-            .unwrap_or(Self::EMPTY_SEGMENT)
-    }
 }
