@@ -31,7 +31,7 @@ fn interleave<const BYTES: usize>(a: Avx2Vector, b: Avx2Vector) -> (Avx2Vector, 
 /// The first three stages of the transpose on a group of eight rows
 /// (units of 1, 2 and 4 bytes, within each 128-bit half): afterwards each
 /// 128-bit half of row r holds byte 2c of that half of the eight rows, then
-/// byte 2c + 1 of them, with c = [`GROUP_PAIRS`]\[r\].
+/// byte 2c + 1 of them, with c the 3-bit reversal of r (see [`join_groups`]).
 ///
 /// A group needs eight vectors and a temporary, so it runs in registers.
 #[inline(always)]
@@ -52,9 +52,24 @@ fn transpose_group(x: [Avx2Vector; 8]) -> [Avx2Vector; 8] {
     [v0, v1, v2, v3, v4, v5, v6, v7]
 }
 
-/// Which pair of byte positions (2c, 2c + 1) of each 128-bit half row r of
-/// [`transpose_group`]'s result gathers: c for r = 0..7.
-const GROUP_PAIRS: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
+/// Rows `r` of the four groups' results (`a`, `b`, `c`, `d`: the groups of
+/// rows 0–7, 8–15, 16–23, 24–31), joined: columns 2c, 2c + 1, 2c + 16 and
+/// 2c + 17 of the matrix, where row `r` of [`transpose_group`]'s result
+/// gathers byte positions 2c and 2c + 1 of each 128-bit half, with c the
+/// 3-bit reversal of r (0, 4, 2, 6, 1, 5, 3, 7 for r = 0..7).
+#[inline(always)]
+fn join_groups(a: Avx2Vector, b: Avx2Vector, c: Avx2Vector, d: Avx2Vector) -> [Avx2Vector; 4] {
+    // The eight-byte stage: rows 0–15 (top) and 16–31 (bottom) of columns
+    // 2c and 2c + 1 in the low halves, of 2c + 16 and 2c + 17 in the high.
+    let (top_even, top_odd) = interleave::<8>(a, b);
+    let (bottom_even, bottom_odd) = interleave::<8>(c, d);
+    [
+        top_even.halves::<0x20>(bottom_even),
+        top_odd.halves::<0x20>(bottom_odd),
+        top_even.halves::<0x31>(bottom_even),
+        top_odd.halves::<0x31>(bottom_odd),
+    ]
+}
 
 /// Transposes a 32 × 32 byte matrix held as 32 vectors: byte j of row i
 /// becomes byte i of row j. Its own inverse, so it takes blocks to lanes
@@ -64,42 +79,63 @@ const GROUP_PAIRS: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
 /// fourth (eight-byte units) joining the two groups of each 16-row half,
 /// and 128-bit permutes joining the halves: the standard network, ordered
 /// so that little but the eight-row groups' results goes through memory.
+/// Written out, every vector named: arrays built first and filled after
+/// were zeroed first, with two `memset` calls per 32-state pass under
+/// fat LTO.
 #[inline(always)]
 pub(super) fn transpose_32x32(rows: [Avx2Vector; 32]) -> [Avx2Vector; 32] {
-    let [first, ..] = rows;
-    let zero = Avx2Vector::zero(Avx2Vector::token(first));
-    let mut groups = [[zero; 8]; 4];
-    for (group, from) in groups.iter_mut().zip(rows.chunks_exact(8)) {
-        if let Ok(from) = from.try_into() {
-            *group = transpose_group(from);
-        }
-    }
-    let [g0, g1, g2, g3] = groups;
-    let mut columns = [zero; 32];
-    for (r, &pair) in GROUP_PAIRS.iter().enumerate() {
-        let (Some(&a), Some(&b), Some(&c), Some(&d)) = (g0.get(r), g1.get(r), g2.get(r), g3.get(r))
-        else {
-            continue;
-        };
-        let (top_even, top_odd) = interleave::<8>(a, b);
-        let (bottom_even, bottom_odd) = interleave::<8>(c, d);
-        // Columns 2c and 2c + 1 of rows 0–15 (top) and 16–31 (bottom) in
-        // the low halves, columns 2c + 16 and 2c + 17 in the high halves.
-        let column = pair.wrapping_mul(2);
-        for (column, top, bottom) in [
-            (column, top_even, bottom_even),
-            (column.wrapping_add(1), top_odd, bottom_odd),
-        ] {
-            let (low, high) = (top.halves::<0x20>(bottom), top.halves::<0x31>(bottom));
-            if let Some(to) = columns.get_mut(column) {
-                *to = low;
-            }
-            if let Some(to) = columns.get_mut(column.wrapping_add(16)) {
-                *to = high;
-            }
-        }
-    }
-    columns
+    let [
+        r0,
+        r1,
+        r2,
+        r3,
+        r4,
+        r5,
+        r6,
+        r7,
+        r8,
+        r9,
+        r10,
+        r11,
+        r12,
+        r13,
+        r14,
+        r15,
+        r16,
+        r17,
+        r18,
+        r19,
+        r20,
+        r21,
+        r22,
+        r23,
+        r24,
+        r25,
+        r26,
+        r27,
+        r28,
+        r29,
+        r30,
+        r31,
+    ] = rows;
+    let [a0, a1, a2, a3, a4, a5, a6, a7] = transpose_group([r0, r1, r2, r3, r4, r5, r6, r7]);
+    let [b0, b1, b2, b3, b4, b5, b6, b7] = transpose_group([r8, r9, r10, r11, r12, r13, r14, r15]);
+    let [c0, c1, c2, c3, c4, c5, c6, c7] =
+        transpose_group([r16, r17, r18, r19, r20, r21, r22, r23]);
+    let [d0, d1, d2, d3, d4, d5, d6, d7] =
+        transpose_group([r24, r25, r26, r27, r28, r29, r30, r31]);
+    let [k0, k1, k16, k17] = join_groups(a0, b0, c0, d0);
+    let [k8, k9, k24, k25] = join_groups(a1, b1, c1, d1);
+    let [k4, k5, k20, k21] = join_groups(a2, b2, c2, d2);
+    let [k12, k13, k28, k29] = join_groups(a3, b3, c3, d3);
+    let [k2, k3, k18, k19] = join_groups(a4, b4, c4, d4);
+    let [k10, k11, k26, k27] = join_groups(a5, b5, c5, d5);
+    let [k6, k7, k22, k23] = join_groups(a6, b6, c6, d6);
+    let [k14, k15, k30, k31] = join_groups(a7, b7, c7, d7);
+    [
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19,
+        k20, k21, k22, k23, k24, k25, k26, k27, k28, k29, k30, k31,
+    ]
 }
 
 /// The 32 blocks of `chunk` as the rows of a 32 × 32 byte matrix (block i
