@@ -153,15 +153,21 @@ pub(crate) fn longest_batch<P: Permutation>(
         #[cfg(elephant_batch)]
         Path::Long => RUN_BLOCKS,
     };
+    run.min(permutations::<P>(associated_data_len, message_len))
+}
+
+/// The permutations of a message's walk but the tag, about: its keystream
+/// and tag terms, two a block, and the padded blocks of `N ‖ A`. On lengths
+/// not yet checked against the limits (the plan comes first), so saturating.
+fn permutations<P: Permutation>(associated_data_len: usize, message_len: usize) -> usize {
     let header_blocks = associated_data_len
         .saturating_add(super::NONCE_SIZE)
         .saturating_add(1)
         .div_ceil(P::BLOCK_SIZE);
-    let permutations = message_len
+    message_len
         .div_ceil(P::BLOCK_SIZE)
         .saturating_mul(2)
-        .saturating_add(header_blocks);
-    run.min(permutations)
+        .saturating_add(header_blocks)
 }
 
 /// [`Plan::single`]'s driver.
@@ -263,16 +269,8 @@ fn is_short<P: Permutation>(associated_data_len: usize, message_len: usize) -> b
 /// wide run, which narrow runs would not beat.)
 #[cfg(elephant_x86)]
 fn is_medium<P: Permutation>(tiers: Tiers, associated_data_len: usize, message_len: usize) -> bool {
-    let message_blocks = message_len.div_ceil(P::BLOCK_SIZE);
-    let header_blocks = associated_data_len
-        .saturating_add(super::NONCE_SIZE)
-        .saturating_add(1)
-        .div_ceil(P::BLOCK_SIZE);
     RUN_BLOCKS > MEDIUM_RUN
-        && message_blocks
-            .saturating_mul(2)
-            .saturating_add(header_blocks)
-            <= MEDIUM_PERMUTATIONS
+        && permutations::<P>(associated_data_len, message_len) <= MEDIUM_PERMUTATIONS
         && P::narrow_batch(tiers).is_some_and(|width| MEDIUM_RUN.checked_rem(width) == Some(0))
 }
 
