@@ -530,7 +530,6 @@ impl<P: Permutation, const W: usize> Call<'_, P, W> {
         // Both kinds of terms go into the sum.
         self.sum
             .add_results(run, log.terms + log.associated_data_terms);
-        self.log = SegmentLog::EMPTY;
         self.end_phase_if_finished();
     }
 
